@@ -1,0 +1,1 @@
+"""The shipped tile model (``tiles.onnx``), its training and the synthetic-data generator."""
