@@ -35,8 +35,6 @@ ACTIVE, PAUSED, FINISHED, ABANDONED = "active", "paused", "finished", "abandoned
 STATUSES = (ACTIVE, PAUSED, FINISHED, ABANDONED)
 UNFINISHED = (ACTIVE, PAUSED)
 
-CHALLENGE_RULES = ("double", "single", "void", "five-point", "ten-point")
-
 
 class StoreError(ValueError):
     """The store cannot do what was asked (unknown game, bad value, a database newer than this program)."""
@@ -57,26 +55,33 @@ class SchemaTooNew(StoreError):
 class GameSettings:
     """How a game is played; stored once per game in the ``settings`` table.
 
+    ``variant`` names a rules preset of the engine (``tournament``, ``casual``, ``nine-tile``); ``challenge_rule``
+    one of the engine's (``double``, ``single``, ``void``, ``points``). The store checks only that the values are
+    well-formed; the game service checks them against the engine's rules when a game is created.
     ``clock_seconds`` is each player's total thinking time (None: no clock); ``overtime_penalty`` the points lost per
     started minute over it (the NASPA convention is 10).
     """
 
-    variant: str = "standard15"
+    variant: str = "tournament"
     tileset: str = "english"
+    layout: str = "standard15"
     lexicon: str = "enable1"
     challenge_rule: str = "double"
+    challenge_points: int = 5
     clock_seconds: int | None = None
     overtime_penalty: int = 10
 
     def __post_init__(self) -> None:
-        if self.challenge_rule not in CHALLENGE_RULES:
-            raise StoreError(f"challenge rule {self.challenge_rule!r} is not one of {', '.join(CHALLENGE_RULES)}")
         if self.clock_seconds is not None and (not isinstance(self.clock_seconds, int) or self.clock_seconds <= 0):
             raise StoreError(f"clock_seconds must be a positive whole number of seconds, got {self.clock_seconds!r}")
-        for name in ("variant", "tileset", "lexicon"):
+        for name in ("variant", "tileset", "layout", "lexicon", "challenge_rule"):
             value = getattr(self, name)
             if not isinstance(value, str) or not value:
                 raise StoreError(f"setting {name} must be a non-empty string, got {value!r}")
+        for name in ("challenge_points", "overtime_penalty"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or value < 0:
+                raise StoreError(f"setting {name} must be a whole number >= 0, got {value!r}")
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -335,7 +340,8 @@ class GameStore:
                 "INSERT INTO settings (game_id, variant, tileset, lexicon, challenge_rule, clock_seconds, extra) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (game_id, settings.variant, settings.tileset, settings.lexicon, settings.challenge_rule,
-                 settings.clock_seconds, json.dumps({"overtime_penalty": settings.overtime_penalty})))
+                 settings.clock_seconds, json.dumps({"layout": settings.layout, "challenge_points": settings.challenge_points,
+                            "overtime_penalty": settings.overtime_penalty})))
             payload = {"players": names, "settings": settings.to_dict()}
             event = self._insert_event(conn, game_id, "game_started", payload, actor, t)
         return game_id, event

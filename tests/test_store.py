@@ -42,7 +42,8 @@ def test_directory_path_gets_the_default_file_name(tmp_path):
 
 
 def test_create_game_stores_players_settings_and_a_first_event(store):
-    settings = GameSettings(tileset="german", challenge_rule="single", clock_seconds=1500)
+    settings = GameSettings(tileset="german", layout="super21", challenge_rule="points", challenge_points=10,
+                            clock_seconds=1500)
     gid, ev = store.create_game(["Ann", "Bob"], settings, actor="web")
     g = store.game(gid)
     assert g.players == ("Ann", "Bob")
@@ -113,8 +114,10 @@ def test_bad_input_raises_specific_errors(store):
         store.create_game(["Solo"])
     with pytest.raises(StoreError, match="blank"):
         store.create_game(["A", " "])
-    with pytest.raises(StoreError, match="challenge rule"):
-        GameSettings(challenge_rule="whatever")
+    with pytest.raises(StoreError, match="challenge_rule"):
+        GameSettings(challenge_rule="")
+    with pytest.raises(StoreError, match="challenge_points"):
+        GameSettings(challenge_points=-1)
     with pytest.raises(StoreError, match="clock_seconds"):
         GameSettings(clock_seconds=-5)
     with pytest.raises(UnknownGame):
