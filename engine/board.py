@@ -1,0 +1,154 @@
+"""The board: a square grid of :class:`Tile` or ``None`` over a :class:`~tilecam.engine.layout.Layout`.
+
+Board text (the project-wide convention): one string per row, row 1 first, column A first; ``.`` empty, an
+upper-case letter a tile, a lower-case letter a blank standing for that letter, ``?`` a blank whose letter is not
+known yet.
+
+>>> b = Board()
+>>> b[7, 7] = Tile("Q")
+>>> b[7, 8] = Tile("I", is_blank=True)
+>>> b.rows()[7]
+'.......Qi......'
+>>> Board.from_rows(b.rows()) == b
+True
+>>> str(b[7, 8]), b[7, 8]
+('i', Tile('I', is_blank=True))
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Iterator
+
+from .errors import BoardTextError
+from .layout import Layout
+
+EMPTY = "."
+UNKNOWN = "?"
+
+
+@dataclass(frozen=True, slots=True)
+class Tile:
+    """A tile on the board. ``letter`` is upper case; a blank carries its designated letter (``"?"`` if unknown)."""
+
+    letter: str
+    is_blank: bool = False
+
+    def __post_init__(self) -> None:
+        ok = len(self.letter) == 1 and (
+            (self.letter.isalpha() and self.letter.isupper()) or (self.letter == UNKNOWN and self.is_blank)
+        )
+        if not ok:
+            raise BoardTextError(f"not a tile: letter {self.letter!r}, is_blank={self.is_blank}")
+
+    def __str__(self) -> str:
+        return self.letter.lower() if self.is_blank else self.letter
+
+    def __repr__(self) -> str:
+        return f"Tile({self.letter!r}, is_blank=True)" if self.is_blank else f"Tile({self.letter!r})"
+
+    @property
+    def rack_letter(self) -> str:
+        """The tile as it stood on a rack: its letter, or ``"?"`` for any blank."""
+        return UNKNOWN if self.is_blank else self.letter
+
+    @staticmethod
+    def from_char(ch: str) -> "Tile":
+        """The tile a board-text character stands for (``"A"``, ``"a"`` blank, ``"?"`` blank of unknown letter)."""
+        tile = _CHAR_TILES.get(ch)
+        if tile is not None:
+            return tile
+        if ch == UNKNOWN:
+            return Tile(UNKNOWN, True)
+        if len(ch) == 1 and ch.isalpha():
+            return Tile(ch.upper(), ch.islower())
+        raise BoardTextError(f"not a tile character: {ch!r}")
+
+
+_CHAR_TILES: dict[str, Tile] = {}
+for _ch in "ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÜ":
+    _CHAR_TILES[_ch] = Tile(_ch)
+    _CHAR_TILES[_ch.lower()] = Tile(_ch, True)
+_CHAR_TILES[UNKNOWN] = Tile(UNKNOWN, True)
+
+
+class Board:
+    """A mutable grid; ``board[row, col]`` is a :class:`Tile` or ``None``. Rows and columns are 0-based."""
+
+    __slots__ = ("layout", "size", "_cells")
+
+    def __init__(self, layout: Layout | None = None):
+        self.layout = layout if layout is not None else Layout.load()
+        self.size = self.layout.size
+        self._cells: list[Tile | None] = [None] * (self.size * self.size)
+
+    def _index(self, key: tuple[int, int]) -> int:
+        row, col = key
+        if not (0 <= row < self.size and 0 <= col < self.size):
+            raise IndexError(f"square ({row}, {col}) is off the {self.size}x{self.size} board")
+        return row * self.size + col
+
+    def __getitem__(self, key: tuple[int, int]) -> Tile | None:
+        return self._cells[self._index(key)]
+
+    def __setitem__(self, key: tuple[int, int], tile: Tile | None) -> None:
+        self._cells[self._index(key)] = tile
+
+    def in_bounds(self, row: int, col: int) -> bool:
+        return 0 <= row < self.size and 0 <= col < self.size
+
+    def occupied(self, row: int, col: int) -> bool:
+        """True when the square is on the board and holds a tile (off-board squares count as empty)."""
+        return 0 <= row < self.size and 0 <= col < self.size and self._cells[row * self.size + col] is not None
+
+    def is_empty(self) -> bool:
+        return all(cell is None for cell in self._cells)
+
+    def tiles(self) -> Iterator[tuple[int, int, Tile]]:
+        """Every occupied square as ``(row, col, tile)``, row by row."""
+        for i, cell in enumerate(self._cells):
+            if cell is not None:
+                yield i // self.size, i % self.size, cell
+
+    def tile_counts(self) -> Counter:
+        """Tiles on the board as rack letters (blanks as ``"?"``)."""
+        return Counter(cell.rack_letter for cell in self._cells if cell is not None)
+
+    def copy(self) -> "Board":
+        other = Board.__new__(Board)
+        other.layout, other.size, other._cells = self.layout, self.size, list(self._cells)
+        return other
+
+    def rows(self) -> list[str]:
+        """The board as text, one string per row (see the module docstring)."""
+        n = self.size
+        return ["".join(EMPTY if c is None else str(c) for c in self._cells[r * n:(r + 1) * n]) for r in range(n)]
+
+    @classmethod
+    def from_rows(cls, rows: list[str] | tuple[str, ...], layout: Layout | None = None) -> "Board":
+        """Board text back into a board; raises ``BoardTextError`` naming the row and column of a bad character."""
+        board = cls(layout)
+        if len(rows) != board.size:
+            raise BoardTextError(f"expected {board.size} rows, got {len(rows)}")
+        for r, row in enumerate(rows):
+            if len(row) != board.size:
+                raise BoardTextError(f"row {r + 1} has {len(row)} characters, expected {board.size}")
+            for c, ch in enumerate(row):
+                if ch != EMPTY:
+                    try:
+                        board._cells[r * board.size + c] = Tile.from_char(ch)
+                    except BoardTextError:
+                        raise BoardTextError(f"row {r + 1}, column {c + 1}: not a tile character: {ch!r}") from None
+        return board
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Board) and self.layout == other.layout and self._cells == other._cells
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __repr__(self) -> str:
+        return f"Board.from_rows({self.rows()!r})"
+
+    def __str__(self) -> str:
+        return "\n".join(self.rows())

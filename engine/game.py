@@ -1,0 +1,412 @@
+"""Game state: players, turns, plays, passes, exchanges, challenges, the end of the game, and undo/redo.
+
+The game is kept as an observer who sees only the board: it never needs to know what is on a rack. It still
+knows how many tiles each rack and the bag hold (every play draws as many tiles as it used while the bag lasts),
+so it can tell when an exchange is allowed and when a player has gone out. Racks, when known, are recorded with
+each event. Every public method that changes the game is one undo step.
+
+>>> from tilecam.engine.move import Placement
+>>> g = Game(["Ann", "Ben"])
+>>> g.play(Placement.from_gcg("8D", "QUANT")).score
+48
+>>> g.play(Placement.from_gcg("D8", ".AT")).score, g.scores, g.turn
+(12, [48, 12], 0)
+>>> g.undo(); g.scores, g.turn
+([48, 0], 1)
+>>> g.unseen()["Q"], sum(g.unseen().values())
+(0, 95)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import asdict, dataclass, fields
+from typing import Any, Iterable, Mapping, Sequence
+
+from .board import Board
+from .errors import IllegalMove, PhonyWord
+from .move import Placement
+from .rules import Rules
+from .scoring import ScoredPlay, score
+
+EVENT_KINDS = (
+    "play",             # tiles placed; score as scored
+    "pass",
+    "exchange",         # letters (when known) or count
+    "withdraw",         # the previous play taken back (phony challenged off or withdrawn); score = -its score
+    "challenge_bonus",  # a wrong challenge earned the challenged player points (points rule)
+    "lose_turn",        # a wrong challenger loses the next turn (double challenge)
+    "end_rack",         # points for the tiles left on another player's rack (``letters``) at the end
+    "end_penalty",      # own rack (``letters``) deducted at the end
+    "time_penalty",     # overtime, recorded as given
+)
+TURN_KINDS = ("play", "pass", "exchange", "lose_turn")
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One thing that happened, with the score change and the player's total after it (the store's record).
+
+    ``position``/``word`` are the GCG coordinate and word of a play (``.`` for played-through squares);
+    ``letters`` the tiles exchanged or counted at the end; ``count`` how many were exchanged.
+    """
+
+    kind: str
+    player: int
+    score: int = 0
+    total: int = 0
+    rack: str = ""
+    position: str = ""
+    word: str = ""
+    letters: str = ""
+    count: int = 0
+    words: tuple[str, ...] = ()
+    breakdown: str = ""
+    note: str = ""
+
+    def __post_init__(self) -> None:
+        if self.kind not in EVENT_KINDS:
+            raise IllegalMove(f"unknown event kind {self.kind!r}")
+
+    @property
+    def placement(self) -> Placement:
+        """The play's placement (``kind`` ``play`` or ``withdraw``)."""
+        return Placement.from_gcg(self.position, self.word)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["words"] = list(self.words)
+        return d
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Event":
+        known = {f.name for f in fields(cls)}
+        unknown = set(data) - known
+        if unknown:
+            raise IllegalMove(f"unknown event fields: {', '.join(sorted(unknown))}")
+        values = dict(data)
+        values["words"] = tuple(values.get("words", ()))
+        return cls(**values)
+
+
+@dataclass(slots=True)
+class _State:
+    board: Board
+    scores: list[int]
+    turn: int
+    bag_count: int
+    rack_counts: list[int]
+    scoreless_turns: int
+    passes: int
+    history: list[Event]
+    play_info: dict[int, tuple[int, int, int]]  # history index of a play -> (drawn, scoreless before, passes before)
+    skip: list[int]
+    ended: bool
+
+    def copy(self) -> "_State":
+        return _State(self.board.copy(), list(self.scores), self.turn, self.bag_count, list(self.rack_counts),
+                      self.scoreless_turns, self.passes, list(self.history), dict(self.play_info),
+                      list(self.skip), self.ended)
+
+
+class Game:
+    """A game of 2–4 players under ``rules``; ``lexicon`` (optional) answers challenges and the void rule."""
+
+    def __init__(self, players: Sequence[str], rules: Rules | None = None, lexicon: Any = None):
+        self.rules = rules or Rules()
+        self.players = list(players)
+        self.lexicon = lexicon
+        n = len(self.players)
+        if not self.rules.min_players <= n <= self.rules.max_players:
+            raise IllegalMove(f"{n} players; this game takes {self.rules.min_players} to {self.rules.max_players}")
+        tiles = self.rules.tiles
+        drawn = [min(self.rules.rack_size, max(0, tiles.total - i * self.rules.rack_size)) for i in range(n)]
+        self._s = _State(Board(self.rules.board_layout), [0] * n, 0, tiles.total - sum(drawn), drawn,
+                         0, 0, [], {}, [], False)
+        self._undo: list[_State] = []
+        self._redo: list[_State] = []
+
+    # --- read-only views -------------------------------------------------------------------------------------
+    board = property(lambda self: self._s.board)
+    scores = property(lambda self: list(self._s.scores))
+    turn = property(lambda self: self._s.turn, doc="index of the player to move")
+    history = property(lambda self: list(self._s.history))
+    bag_count = property(lambda self: self._s.bag_count, doc="tiles in the bag (known without seeing racks)")
+    rack_counts = property(lambda self: list(self._s.rack_counts), doc="tiles on each rack")
+    scoreless_turns = property(lambda self: self._s.scoreless_turns)
+    is_over = property(lambda self: self._s.ended)
+
+    def unseen(self) -> Counter:
+        """Tiles an observer who sees only the board has not seen (bag plus all racks); blanks as ``"?"``."""
+        return self.rules.tiles.bag() - self._s.board.tile_counts()
+
+    @property
+    def finished_reason(self) -> str | None:
+        """Why the game should end now (call :meth:`end`): ``"out"``, ``"scoreless"``, ``"passes"``, or None."""
+        s, r = self._s, self.rules
+        if s.bag_count == 0 and 0 in s.rack_counts and s.history and s.history[-1].kind == "play":
+            return "out"
+        if r.max_scoreless_turns and s.scoreless_turns >= r.max_scoreless_turns:
+            return "scoreless"
+        if r.end_on_passes and s.passes >= 2 * len(self.players):
+            return "passes"
+        return None
+
+    def winners(self) -> list[int]:
+        """Indices of the players with the top score (more than one on a tie)."""
+        top = max(self._s.scores)
+        return [i for i, sc in enumerate(self._s.scores) if sc == top]
+
+    def score_play(self, placement: Placement) -> ScoredPlay:
+        """Score a placement on the current board without playing it (checks legality, not words)."""
+        return score(self._s.board, placement, self.rules)
+
+    # --- undo / redo ------------------------------------------------------------------------------------------
+    def _begin(self) -> _State:
+        """Push the current state for undo and return a working copy that the caller commits with _commit."""
+        return self._s.copy()
+
+    def _commit(self, new: _State) -> None:
+        self._undo.append(self._s)
+        self._redo.clear()
+        self._s = new
+
+    def undo(self) -> None:
+        """Take back the last action (a play, pass, exchange, challenge, end …). Raises ``IllegalMove`` if none."""
+        if not self._undo:
+            raise IllegalMove("nothing to undo")
+        self._redo.append(self._s)
+        self._s = self._undo.pop()
+
+    def redo(self) -> None:
+        if not self._redo:
+            raise IllegalMove("nothing to redo")
+        self._undo.append(self._s)
+        self._s = self._redo.pop()
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._undo)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    # --- turns ------------------------------------------------------------------------------------------------
+    def _check_turn(self, player: int | None) -> int:
+        if self._s.ended:
+            raise IllegalMove("the game is over")
+        if player is not None and player != self._s.turn:
+            raise IllegalMove(f"it is {self.players[self._s.turn]}'s turn, not {self.players[player]}'s")
+        return self._s.turn
+
+    def _advance(self, s: _State) -> None:
+        s.turn = (s.turn + 1) % len(self.players)
+        while s.turn in s.skip:
+            s.skip.remove(s.turn)
+            s.turn = (s.turn + 1) % len(self.players)
+
+    def _record(self, s: _State, event: Event) -> Event:
+        s.history.append(event)
+        return event
+
+    def play(self, placement: Placement, rack: str = "", player: int | None = None, note: str = "") -> Event:
+        """Play tiles: legality and score checked here; under the void rule (with a lexicon) phonies are refused."""
+        p = self._check_turn(player)
+        s = self._begin()
+        scored = score(s.board, placement, self.rules)
+        n = placement.tile_count
+        if n > s.rack_counts[p]:
+            raise IllegalMove(f"{placement}: {self.players[p]} has only {s.rack_counts[p]} tiles")
+        short = Counter(placement.rack_letters()) - self.unseen()
+        if short:
+            raise IllegalMove(f"{placement}: no {', '.join(sorted(short))} left unseen (the set holds no more)")
+        if self.rules.challenge == "void" and self.lexicon is not None:
+            phonies = [w.word.upper() for w in scored.words if w.word.upper() not in self.lexicon]
+            if phonies:
+                raise PhonyWord(phonies)
+        for r, c, tile in placement.new_tiles():
+            s.board[r, c] = tile
+        drawn = min(n, s.bag_count)
+        s.play_info[len(s.history)] = (drawn, s.scoreless_turns, s.passes)
+        s.bag_count -= drawn
+        s.rack_counts[p] += drawn - n
+        s.scores[p] += scored.score
+        s.scoreless_turns = 0 if scored.score else s.scoreless_turns + 1
+        s.passes = 0
+        position, word = placement.gcg()
+        event = Event("play", p, scored.score, s.scores[p], rack, position, word,
+                      words=tuple(w.word for w in scored.words), breakdown=scored.breakdown, note=note)
+        self._record(s, event)
+        self._advance(s)
+        self._commit(s)
+        return event
+
+    def pass_turn(self, rack: str = "", player: int | None = None, note: str = "") -> Event:
+        p = self._check_turn(player)
+        s = self._begin()
+        s.scoreless_turns += 1
+        s.passes += 1
+        event = self._record(s, Event("pass", p, 0, s.scores[p], rack, note=note))
+        self._advance(s)
+        self._commit(s)
+        return event
+
+    def exchange(self, n_or_letters: int | str, rack: str = "", player: int | None = None, note: str = "") -> Event:
+        """Exchange tiles (a count, or the letters when known); needs ``rules.exchange_min_bag`` tiles in the bag."""
+        p = self._check_turn(player)
+        letters = "" if isinstance(n_or_letters, int) else n_or_letters
+        count = n_or_letters if isinstance(n_or_letters, int) else len(n_or_letters)
+        if self._s.bag_count < self.rules.exchange_min_bag:
+            raise IllegalMove(f"exchange needs {self.rules.exchange_min_bag} tiles in the bag; "
+                              f"{self._s.bag_count} left")
+        if not 1 <= count <= self._s.rack_counts[p]:
+            raise IllegalMove(f"cannot exchange {count} tiles from a rack of {self._s.rack_counts[p]}")
+        s = self._begin()
+        s.scoreless_turns += 1
+        s.passes = 0
+        event = self._record(s, Event("exchange", p, 0, s.scores[p], rack, letters=letters, count=count, note=note))
+        self._advance(s)
+        self._commit(s)
+        return event
+
+    # --- challenges -------------------------------------------------------------------------------------------
+    def _last_play(self) -> tuple[int, Event]:
+        h = self._s.history
+        if not h or h[-1].kind != "play":
+            raise IllegalMove("there is no play to challenge or withdraw (it must be the last event)")
+        return len(h) - 1, h[-1]
+
+    def withdraw(self, note: str = "") -> Event:
+        """Take back the last play (a phony challenged off, or withdrawn): tiles off, score off, turn still lost."""
+        index, last = self._last_play()
+        s = self._begin()
+        drawn, scoreless_before, _passes = s.play_info.pop(index)
+        for r, c, _tile in last.placement.new_tiles():
+            s.board[r, c] = None
+        n = last.placement.tile_count
+        s.bag_count += drawn
+        s.rack_counts[last.player] += n - drawn
+        s.scores[last.player] -= last.score
+        s.scoreless_turns = scoreless_before + 1
+        s.passes = 0
+        event = self._record(s, Event("withdraw", last.player, -last.score, s.scores[last.player], last.rack,
+                                      last.position, last.word, words=last.words, note=note))
+        self._commit(s)
+        return event
+
+    def challenge(self, valid: bool | None = None, challenger: int | None = None, words: int = 1) -> Event | None:
+        """Challenge the last play. ``valid`` None asks the lexicon whether every word it formed is good.
+
+        Invalid: the play is withdrawn (returns the ``withdraw`` event). Valid: under ``double`` the challenger
+        (default: the player to move) loses the next turn; under ``points`` the challenged player earns
+        ``rules.challenge_points`` per word challenged (``words``); under ``single`` and ``void`` nothing
+        happens (returns None).
+        """
+        _index, last = self._last_play()
+        if not 1 <= words <= max(1, len(last.words)):
+            raise IllegalMove(f"{words} words challenged, but the play formed {len(last.words)}")
+        if valid is None:
+            if self.lexicon is None:
+                raise IllegalMove("no lexicon to judge the challenge: say whether the play is valid")
+            valid = all(w.upper() in self.lexicon for w in last.words)
+        if not valid:
+            return self.withdraw(note="challenged off")
+        rule = self.rules.challenge
+        if rule == "points":
+            return self.challenge_bonus(last.player, words=words)
+        if rule == "double":
+            who = self._s.turn if challenger is None else challenger
+            if who == last.player:
+                raise IllegalMove("a player cannot challenge their own play")
+            s = self._begin()
+            s.scoreless_turns += 1
+            event = self._record(s, Event("lose_turn", who, 0, s.scores[who], note="lost challenge"))
+            if s.turn == who:
+                self._advance(s)
+            else:
+                s.skip.append(who)
+            self._commit(s)
+            return event
+        return None
+
+    def challenge_bonus(self, player: int | None = None, words: int = 1, rack: str = "") -> Event:
+        """Award the bonus for a wrong challenge: ``rules.challenge_points`` per word challenged (``words``, at
+        most as many as the last play formed) to ``player`` (default: the player of the last play)."""
+        if self._s.ended:
+            raise IllegalMove("the game is over")
+        last = self._last_play()[1]
+        if player is None:
+            player = last.player
+        if not 1 <= words <= max(1, len(last.words)):
+            raise IllegalMove(f"{words} words challenged, but the last play formed {len(last.words)}")
+        points = self.rules.challenge_points * words
+        s = self._begin()
+        s.scores[player] += points
+        event = self._record(s, Event("challenge_bonus", player, points, s.scores[player], rack))
+        self._commit(s)
+        return event
+
+    def time_penalty(self, player: int, points: int, rack: str = "") -> Event:
+        """Deduct an overtime penalty of ``points`` (positive) from ``player``; allowed after the end too."""
+        s = self._begin()
+        s.scores[player] -= points
+        event = self._record(s, Event("time_penalty", player, -points, s.scores[player], rack))
+        self._commit(s)
+        return event
+
+    # --- the end ----------------------------------------------------------------------------------------------
+    def end(self, racks: Mapping[int, str] | None = None, out: int | None = None) -> list[Event]:
+        """End the game and adjust scores by the racks left.
+
+        ``out`` is the player who went out (found from the tile counts when None); ``racks`` maps player index
+        to the tiles left on that rack (``"?"`` for a blank). A rack not given is inferred when it can be: an
+        empty rack, or the one rack nobody named once the bag is empty (it is the unseen pool). Tournament
+        scoring: the player who went out earns twice each other rack, nobody deducts; casual: earns each other
+        rack once, and each other player deducts their own. Without anyone out every player deducts their own.
+        """
+        if self._s.ended:
+            raise IllegalMove("the game is already over")
+        s = self._begin()
+        n = len(self.players)
+        if out is None:
+            finished_out = [p for p in range(n) if s.rack_counts[p] == 0] if s.bag_count == 0 else []
+            out = finished_out[0] if finished_out else None
+        known = {p: str(r) for p, r in (racks or {}).items()}
+        for p in range(n):
+            if p not in known and (p == out or s.rack_counts[p] == 0):
+                known[p] = ""
+        missing = [p for p in range(n) if p not in known]
+        if len(missing) == 1 and s.bag_count == 0:
+            rest = self.unseen() - Counter("".join(known.values()))
+            known[missing[0]] = "".join(sorted(rest.elements()))
+        elif missing:
+            raise IllegalMove("the racks of " + ", ".join(self.players[p] for p in missing)
+                              + " are needed to end the game")
+        tiles = self.rules.tiles
+        events: list[Event] = []
+
+        def add(kind: str, player: int, points: int, letters: str) -> None:
+            s.scores[player] += points
+            events.append(self._record(s, Event(kind, player, points, s.scores[player], letters=letters)))
+
+        if out is not None:
+            factor = 2 if self.rules.end_scoring == "tournament" else 1
+            order = [(out + k) % n for k in range(1, n)]
+            for p in order:
+                if known[p]:
+                    add("end_rack", out, factor * tiles.rack_value(known[p]), known[p])
+            if self.rules.end_scoring == "casual":
+                for p in order:
+                    if known[p]:
+                        add("end_penalty", p, -tiles.rack_value(known[p]), known[p])
+        else:
+            for p in range(n):
+                if known[p]:
+                    add("end_penalty", p, -tiles.rack_value(known[p]), known[p])
+        s.ended = True
+        self._commit(s)
+        return events
+
+    def events_since(self, index: int) -> Iterable[Event]:
+        return iter(self._s.history[index:])

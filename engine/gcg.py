@@ -1,0 +1,506 @@
+"""GCG game records (Quackle, cross-tables, Woogles): read, write, replay and verify.
+
+Reading is syntax only: it gives a :class:`GcgGame` of players, pragmas and :class:`~tilecam.engine.game.Event`
+values with the scores as recorded. :meth:`GcgGame.replay` plays the events on a board and recomputes every score
+from the placements alone; :meth:`GcgGame.verify` compares the two.
+
+Event lines understood (``RACK`` may be left out or empty)::
+
+    >nick: RACK 8D WORD +24 24     play (``.`` or the letter itself for a played-through square)
+    >nick: RACK - +0 24            pass
+    >nick: RACK -ABC +0 24         exchange (``-3``: three tiles, letters unknown)
+    >nick: RACK -- -24 0           the previous play withdrawn (phony)
+    >nick: RACK (challenge) +5 29  challenge bonus
+    >nick: (ABC) +10 39            end of game: twice (tournament) the tiles left on the other rack
+    >nick: ABC (ABC) -5 34         end of game: own rack deducted (six scoreless turns, casual rules)
+    >nick: RACK (time) -10 24      time penalty
+
+With ``#orientation lettered-rows`` (or ``orientation="lettered-rows"``) coordinates are read the transposed
+ScrabScrap way (letter = row, number = column); events always hold standard coordinates.
+
+>>> g = read_gcg("#player1 ann Ann\\n#player2 ben Ben\\n>ann: AQNTUXY 8D QUANT +48 48\\n")
+>>> g.players[0].nick, g.events[0].position, g.events[0].word, g.events[0].score
+('ann', '8D', 'QUANT', 48)
+>>> g.replay().scores
+[48, 0]
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Callable
+
+from .board import Board, Tile
+from .coords import format_coord, parse_coord
+from .errors import CoordinateError, EngineError, GcgReplayError, GcgSyntaxError
+from .game import Event, Game
+from .move import Placement
+from .rules import Rules
+from .scoring import score
+
+ORIENTATIONS = ("standard", "lettered-rows")
+_COORD = re.compile(r"^(\d{1,2}[A-Za-z]|[A-Za-z]\d{1,2})$")
+_INT = re.compile(r"^[+-]?\d+$")
+_PLAYER = re.compile(r"^player(\d+)$")
+
+
+def _is_letters(token: str, extra: str = "") -> bool:
+    return bool(token) and all(ch.isalpha() or ch == "?" or ch in extra for ch in token)
+
+
+@dataclass(frozen=True, slots=True)
+class GcgPlayer:
+    nick: str
+    name: str
+
+
+@dataclass(slots=True)
+class GcgGame:
+    """A read GCG file. ``event_lines[i]`` is ``(line number, line text)`` of ``events[i]`` (0 when written)."""
+
+    players: list[GcgPlayer]
+    pragmas: dict[str, str] = field(default_factory=dict)
+    events: list[Event] = field(default_factory=list)
+    event_lines: list[tuple[int, str]] = field(default_factory=list)
+    orientation: str = "standard"
+
+    def __eq__(self, other: object) -> bool:  # the same game, wherever its lines stood
+        return (isinstance(other, GcgGame) and self.players == other.players and self.pragmas == other.pragmas
+                and self.events == other.events)
+
+    # --- replay -----------------------------------------------------------------------------------------------
+    def replay(self, rules: Rules | None = None, lexicon=None,
+               on_event: Callable[[int, list[Event], Board], None] | None = None) -> Game:
+        """Play the record on a board, recomputing every score; the recorded scores are ignored.
+
+        ``on_event(i, computed_events, board_before)`` is called after each record event ``i`` (a run of
+        end-of-game lines is replayed as one :meth:`Game.end`, reported on its last line). Raises
+        ``GcgReplayError`` naming the line of a move the board does not allow.
+        """
+        game = Game([p.name for p in self.players], rules or Rules(), lexicon)
+        i, n = 0, len(self.events)
+        while i < n:
+            ev = self.events[i]
+            line_no = self.event_lines[i][0] if i < len(self.event_lines) else 0
+            before = len(game.history)
+            board_before = game.board.copy() if on_event else game.board
+            try:
+                if ev.kind in ("end_rack", "end_penalty"):
+                    j = i
+                    while j + 1 < n and self.events[j + 1].kind in ("end_rack", "end_penalty"):
+                        j += 1
+                    _replay_end(game, self.events[i:j + 1])
+                    i = j
+                else:
+                    _replay_one(game, ev)
+            except EngineError as exc:
+                raise GcgReplayError(line_no, f"{self.event_lines[i][1] if self.event_lines else ev.kind}: {exc}") \
+                    from exc
+            if on_event:
+                on_event(i, game.history[before:], board_before)
+            i += 1
+        return game
+
+    def rescored(self, rules: Rules | None = None) -> "GcgGame":
+        """The same record with every score and total recomputed from the placements."""
+        computed: dict[int, list[Event]] = {}
+        self.replay(rules, on_event=lambda i, evs, _b: computed.__setitem__(i, evs))
+        events = list(self.events)
+        for i, evs in computed.items():
+            for j, new in _pair_events(self.events, i, evs):
+                events[j] = replace(events[j], score=new.score, total=new.total, position=new.position or
+                                    events[j].position, word=new.word or events[j].word)
+        return GcgGame(list(self.players), dict(self.pragmas), events, list(self.event_lines), self.orientation)
+
+    def verify(self, rules: Rules | None = None) -> "VerifyReport":
+        """Compare every recorded score and cumulative total with the recomputed ones."""
+        return verify(self, rules)
+
+    @classmethod
+    def from_game(cls, game: Game, pragmas: dict[str, str] | None = None) -> "GcgGame":
+        players = [GcgPlayer(name.replace(" ", "_") or f"player{i + 1}", name) for i, name in enumerate(game.players)]
+        return cls(players, dict(pragmas or {}), game.history, [(0, "")] * len(game.history))
+
+
+def _replay_one(game: Game, ev: Event) -> None:
+    if ev.kind == "play":
+        placement = Placement.from_gcg(ev.position, ev.word, board=game.board)
+        game.play(placement, rack=ev.rack, player=ev.player, note=ev.note)
+    elif ev.kind == "pass":
+        game.pass_turn(rack=ev.rack, player=ev.player, note=ev.note)
+    elif ev.kind == "exchange":
+        game.exchange(ev.letters or ev.count, rack=ev.rack, player=ev.player, note=ev.note)
+    elif ev.kind == "withdraw":
+        game.withdraw(note=ev.note)
+    elif ev.kind == "challenge_bonus":
+        # The record cannot say how many words were challenged; a bonus of k times the rule's points, k no more
+        # than the words the play formed, is read as k words challenged. Anything else is rescored as one word.
+        per_word = game.rules.challenge_points
+        k = ev.score // per_word if per_word and ev.score % per_word == 0 else 1
+        last_words = len(game.history[-1].words) if game.history and game.history[-1].kind == "play" else 1
+        game.challenge_bonus(player=ev.player, words=k if 1 <= k <= last_words else 1, rack=ev.rack)
+    elif ev.kind == "time_penalty":
+        game.time_penalty(ev.player, -ev.score, rack=ev.rack)
+    elif ev.kind == "lose_turn":
+        raise GcgReplayError(0, "lose_turn events are not part of GCG")
+    else:  # pragma: no cover - kinds are checked when events are made
+        raise AssertionError(ev.kind)
+
+
+def _replay_end(game: Game, events: list[Event]) -> None:
+    n = len(game.players)
+    outs = [ev.player for ev in events if ev.kind == "end_rack"]
+    out = outs[0] if outs else None
+    racks: dict[int, str] = {}
+    opponents = [(out + k) % n for k in range(1, n)] if out is not None else []
+    for ev in events:
+        if ev.kind == "end_rack":
+            if not opponents:
+                raise GcgReplayError(0, "more end-of-game rack lines than opponents")
+            racks[opponents.pop(0)] = ev.letters
+        else:
+            racks[ev.player] = ev.letters
+    game.end(racks=racks, out=out)
+
+
+def _pair_events(recorded: list[Event], last: int, computed: list[Event]) -> list[tuple[int, Event]]:
+    """Pair computed events with the record's: one to one, or by (kind, player) for a run of end-of-game lines."""
+    if recorded[last].kind not in ("end_rack", "end_penalty"):
+        return [(last, computed[0])] if computed else []
+    first = last
+    while first > 0 and recorded[first - 1].kind in ("end_rack", "end_penalty"):
+        first -= 1
+    pool = list(computed)
+    pairs = []
+    for j in range(first, last + 1):
+        for k, ev in enumerate(pool):
+            if (ev.kind, ev.player) == (recorded[j].kind, recorded[j].player):
+                pairs.append((j, pool.pop(k)))
+                break
+    return pairs
+
+
+# --- reading ------------------------------------------------------------------------------------------------------
+def decode_gcg(data: bytes) -> str:
+    """Bytes of a GCG file as text: the ``#character-encoding`` pragma if present, else UTF-8, else ISO-8859-1."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    m = re.search(rb"^#character-encoding[ \t]+([A-Za-z0-9_.:-]+)", data, re.MULTILINE)
+    if m:
+        encoding = m.group(1).decode("ascii")
+        try:
+            return data.decode(encoding)
+        except (LookupError, UnicodeDecodeError) as exc:
+            line_no = data[:m.start()].count(b"\n") + 1
+            raise GcgSyntaxError(line_no, f"cannot decode the file as {encoding}: {exc}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("iso-8859-1")
+
+
+def load_gcg(path: str | Path, orientation: str | None = None) -> GcgGame:
+    """Read a GCG file from disk (any of the encodings :func:`decode_gcg` understands)."""
+    return read_gcg(Path(path).read_bytes(), orientation=orientation)
+
+
+def read_gcg(text: str | bytes, orientation: str | None = None) -> GcgGame:
+    """Read a GCG record. Collects every problem; raises the first as ``GcgSyntaxError`` with ``.problems``.
+
+    ``orientation`` ``"lettered-rows"`` or ``"standard"`` overrides the file's ``#orientation`` pragma.
+    """
+    game, problems = parse_gcg(text, orientation=orientation)
+    if problems:
+        first = problems[0]
+        raise GcgSyntaxError(first.line_no, first.message, problems)
+    return game
+
+
+def parse_gcg(text: str | bytes, orientation: str | None = None) -> tuple[GcgGame, list[GcgSyntaxError]]:
+    """Read what can be read of a GCG record: the game, and the problems found on the way (one per line)."""
+    if isinstance(text, bytes):
+        try:
+            text = decode_gcg(text)
+        except GcgSyntaxError as exc:
+            return GcgGame([]), [exc]
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if orientation is not None and orientation not in ORIENTATIONS:
+        raise GcgSyntaxError(0, f"unknown orientation {orientation!r}; one of {', '.join(ORIENTATIONS)}")
+    game = GcgGame([])
+    game.orientation = orientation or "standard"
+    problems: list[GcgSyntaxError] = []
+    players: dict[int, GcgPlayer] = {}
+    nick_index: dict[str, int] = {}
+    in_note = False
+    for line_no, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line:
+            continue
+        if in_note and not line.startswith(("#", ">")):
+            # a note running on over several lines (Quackle writes them so)
+            _read_pragma(game, "#note " + line, line_no, players, orientation)
+            continue
+        in_note = line.startswith("#note")
+        try:
+            if line.startswith("#"):
+                _read_pragma(game, line, line_no, players, orientation)
+            elif line.startswith(">"):
+                if not nick_index:
+                    if not players:
+                        raise GcgSyntaxError(line_no, "event before any #player pragma")
+                    numbers = sorted(players)
+                    if numbers != list(range(1, len(numbers) + 1)):
+                        raise GcgSyntaxError(line_no, f"players must be numbered 1..n, got {numbers}")
+                    game.players = [players[k] for k in numbers]
+                    nick_index = {p.nick: i for i, p in enumerate(game.players)}
+                game.events.append(_read_event(line, line_no, nick_index, game.orientation == "lettered-rows"))
+                game.event_lines.append((line_no, line))
+            else:
+                raise GcgSyntaxError(line_no, f"expected a pragma (#…) or an event (>…), got {line[:40]!r}")
+        except GcgSyntaxError as exc:
+            problems.append(exc)
+    if not game.players and players:
+        game.players = [players[k] for k in sorted(players)]
+    if not problems and len(game.players) < 2:
+        problems.append(GcgSyntaxError(1, "a game needs at least two #player pragmas"))
+    return game, problems
+
+
+def _read_pragma(game: GcgGame, line: str, line_no: int, players: dict[int, GcgPlayer],
+                 orientation: str | None) -> None:
+    name, _, value = line[1:].partition(" ")
+    name, value = name.strip(), value.strip()
+    if not name:
+        raise GcgSyntaxError(line_no, "empty pragma name after '#'")
+    m = _PLAYER.match(name)
+    if m:
+        if game.events:
+            raise GcgSyntaxError(line_no, f"#{name} after the first event")
+        nick, _, full = value.partition(" ")
+        if not nick:
+            raise GcgSyntaxError(line_no, f"#{name} needs a nickname")
+        if any(p.nick == nick for p in players.values()):
+            raise GcgSyntaxError(line_no, f"nickname {nick!r} used twice")
+        players[int(m.group(1))] = GcgPlayer(nick, full.strip() or nick)
+    elif name == "note":
+        if game.events:
+            last = game.events[-1]
+            game.events[-1] = replace(last, note=f"{last.note}\n{value}" if last.note else value)
+        else:
+            game.pragmas["note"] = f"{game.pragmas['note']}\n{value}" if "note" in game.pragmas else value
+    elif name == "orientation":
+        if value not in ORIENTATIONS:
+            raise GcgSyntaxError(line_no, f"unknown #orientation {value!r}; one of {', '.join(ORIENTATIONS)}")
+        if game.events:
+            raise GcgSyntaxError(line_no, "#orientation after the first event")
+        if orientation is None:
+            game.orientation = value
+    else:
+        game.pragmas[name] = value
+
+
+def _read_event(line: str, line_no: int, nick_index: dict[str, int], lettered_rows: bool) -> Event:
+    nick, colon, rest = line[1:].partition(":")
+    nick = nick.strip()
+    if not colon:
+        raise GcgSyntaxError(line_no, "event line has no ':' after the nickname")
+    if nick not in nick_index:
+        raise GcgSyntaxError(line_no, f"unknown player {nick!r} (players: {', '.join(nick_index)})")
+    player = nick_index[nick]
+    tokens = rest.split()
+    if len(tokens) < 3:
+        raise GcgSyntaxError(line_no, "expected a move, a score and a cumulative total")
+    score_tok, total_tok, middle = tokens[-2], tokens[-1], tokens[:-2]
+    if not _INT.match(score_tok):
+        raise GcgSyntaxError(line_no, f"score {score_tok!r} is not a number like +24 or -6")
+    if not _INT.match(total_tok):
+        raise GcgSyntaxError(line_no, f"cumulative total {total_tok!r} is not a number")
+    points, total = int(score_tok), int(total_tok)
+
+    def rack_of(expected_len: int) -> str:
+        if len(middle) > expected_len:
+            raise GcgSyntaxError(line_no, f"too many fields before the score: {' '.join(middle)!r}")
+        if len(middle) == expected_len:
+            rack = middle[0]
+            if not _is_letters(rack):
+                raise GcgSyntaxError(line_no, f"rack {rack!r} holds characters that are not tiles")
+            return rack
+        return ""
+
+    if len(middle) >= 2 and _COORD.match(middle[-2]):
+        coord, word = middle[-2], middle[-1]
+        rack = rack_of(3)
+        if not _is_letters(word, extra="."):
+            raise GcgSyntaxError(line_no, f"word {word!r} holds characters that are not tiles or '.'")
+        try:
+            row, col, across = parse_coord(coord, lettered_rows=lettered_rows, size=26)
+        except CoordinateError as exc:
+            raise GcgSyntaxError(line_no, str(exc)) from None
+        return Event("play", player, points, total, rack, format_coord(row, col, across), word)
+    move = middle[-1]
+    rack = rack_of(2)
+    if move == "-":
+        return Event("pass", player, points, total, rack)
+    if move == "--":
+        return Event("withdraw", player, points, total, rack)
+    if move.startswith("-") and move[1:].isdigit():
+        return Event("exchange", player, points, total, rack, count=int(move[1:]))
+    if move.startswith("-") and _is_letters(move[1:]):
+        return Event("exchange", player, points, total, rack, letters=move[1:], count=len(move) - 1)
+    if move == "(challenge)":
+        return Event("challenge_bonus", player, points, total, rack)
+    if move == "(time)":
+        return Event("time_penalty", player, points, total, rack)
+    if move.startswith("(") and move.endswith(")") and _is_letters(move[1:-1]):
+        letters = move[1:-1]
+        kind = "end_penalty" if points < 0 or (rack and rack == letters) else "end_rack"
+        return Event(kind, player, points, total, rack, letters=letters)
+    raise GcgSyntaxError(line_no, f"cannot read the move {' '.join(middle)!r}")
+
+
+# --- writing ------------------------------------------------------------------------------------------------------
+def write_gcg(game: GcgGame | Game, orientation: str | None = None) -> str:
+    """The game as GCG text (``\\n`` line ends). Reading it back gives the same game (``lose_turn`` events, which
+    GCG cannot say, are written as passes)."""
+    gcg = game if isinstance(game, GcgGame) else GcgGame.from_game(game)
+    orientation = orientation or gcg.orientation
+    lettered = orientation == "lettered-rows"
+    out: list[str] = []
+    pragmas = dict(gcg.pragmas)
+    if "character-encoding" in pragmas:
+        out.append(f"#character-encoding {pragmas.pop('character-encoding')}")
+    for i, p in enumerate(gcg.players, 1):
+        out.append(f"#player{i} {p.nick} {p.name}")
+    if lettered:
+        out.append("#orientation lettered-rows")
+    game_note = pragmas.pop("note", None)
+    for name, value in pragmas.items():
+        out.append(f"#{name} {value}".rstrip())
+    if game_note is not None:
+        out.extend(f"#note {part}".rstrip() for part in game_note.split("\n"))
+    for ev in gcg.events:
+        out.append(_event_line(gcg.players[ev.player].nick, ev, lettered))
+        if ev.note:
+            out.extend(f"#note {part}".rstrip() for part in ev.note.split("\n"))
+    return "\n".join(out) + "\n"
+
+
+def _event_line(nick: str, ev: Event, lettered: bool) -> str:
+    rack = ev.rack
+    if ev.kind == "play":
+        row, col, across = parse_coord(ev.position)
+        move = f"{format_coord(row, col, across, lettered_rows=lettered)} {ev.word}"
+    elif ev.kind in ("pass", "lose_turn"):
+        move = "-"
+    elif ev.kind == "exchange":
+        move = f"-{ev.letters}" if ev.letters else f"-{ev.count}"
+    elif ev.kind == "withdraw":
+        move = "--"
+    elif ev.kind == "challenge_bonus":
+        move = "(challenge)"
+    elif ev.kind == "time_penalty":
+        move = "(time)"
+    elif ev.kind == "end_penalty":
+        rack, move = ev.letters, f"({ev.letters})"
+    else:  # end_rack
+        move = f"({ev.letters})"
+    fields_ = [f">{nick}:"] + ([rack] if rack else []) + [move, f"{ev.score:+d}", str(ev.total)]
+    return " ".join(fields_)
+
+
+# --- verifying ----------------------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Mismatch:
+    """One recorded number that differs from the recomputed one (``field`` ``"score"`` or ``"total"``), or a
+    record the replay could not go past (``field`` ``"replay"``)."""
+
+    line_no: int
+    line: str
+    field: str
+    recorded: int | None
+    computed: int | None
+    reason: str
+
+    def __str__(self) -> str:
+        if self.field == "replay":
+            return f"line {self.line_no}: cannot replay: {self.reason}"
+        rec = f"{self.recorded:+d}" if self.field == "score" else str(self.recorded)
+        com = f"{self.computed:+d}" if self.field == "score" else str(self.computed)
+        return f"line {self.line_no}: {self.field} recorded {rec}, computed {com}: {self.reason}"
+
+
+@dataclass(slots=True)
+class VerifyReport:
+    events: int
+    checked: int
+    mismatches: list[Mismatch]
+    final_scores: list[int]
+
+    @property
+    def ok(self) -> bool:
+        return not self.mismatches
+
+
+def _naturalised(placement: Placement) -> Placement:
+    tiles = tuple(None if t is None else Tile(t.letter) for t in placement.tiles)
+    return replace(placement, tiles=tiles)
+
+
+def verify(gcg: GcgGame, rules: Rules | None = None) -> VerifyReport:
+    """Replay ``gcg`` and compare every recorded score and cumulative total with the recomputed ones."""
+    rules = rules or Rules()
+    mismatches: list[Mismatch] = []
+    checked = 0
+    drift_from: dict[int, int] = {}  # player -> line where their totals began to differ
+    recorded_before: dict[int, int] = {}  # player -> their recorded total so far
+
+    def on_event(i: int, computed: list[Event], board_before: Board) -> None:
+        nonlocal checked
+        for j, new in _pair_events(gcg.events, i, computed):
+            rec = gcg.events[j]
+            line_no, line = gcg.event_lines[j]
+            checked += 1
+            if rec.score != new.score:
+                reason = new.breakdown or _event_reason(new, rules)
+                if rec.kind == "play":
+                    alt = score(board_before, _naturalised(new.placement), rules).score
+                    if alt == rec.score and alt != new.score:
+                        reason = f"the record scores the blank as a natural tile (a blank scores 0); {reason}"
+                mismatches.append(Mismatch(line_no, line, "score", rec.score, new.score, reason))
+            before = recorded_before.get(rec.player, 0)
+            recorded_before[rec.player] = rec.total
+            if rec.total != new.total:
+                first = drift_from.setdefault(rec.player, line_no)
+                if before + rec.score != rec.total:
+                    why = f"the record does not add up: {before} {rec.score:+d} is {before + rec.score}"
+                elif rec.score != new.score:
+                    why = "follows from the score difference"
+                else:
+                    why = f"carried from line {first}"
+                mismatches.append(Mismatch(line_no, line, "total", rec.total, new.total, why))
+            else:
+                drift_from.pop(rec.player, None)
+
+    try:
+        game = gcg.replay(rules, on_event=on_event)
+        final = game.scores
+    except GcgReplayError as exc:
+        mismatches.append(Mismatch(exc.line_no, "", "replay", None, None, exc.message))
+        final = []
+    return VerifyReport(len(gcg.events), checked, mismatches, final)
+
+
+def _event_reason(new: Event, rules: Rules) -> str:
+    if new.kind == "withdraw":
+        return f"takes back a play the rules score {-new.score:+d}"
+    if new.kind == "end_rack":
+        factor = 2 if rules.end_scoring == "tournament" else 1
+        return f"{'twice ' if factor == 2 else ''}the face value of {new.letters} ({rules.tiles.name} tiles)"
+    if new.kind == "end_penalty":
+        return f"minus the face value of {new.letters} ({rules.tiles.name} tiles)"
+    if new.kind == "challenge_bonus":
+        return f"the rules give {rules.challenge_points} points for a wrong challenge"
+    return f"{new.kind} scores {new.score}"

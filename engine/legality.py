@@ -1,0 +1,115 @@
+"""Legality of a placement: the one place where the geometry rules are checked.
+
+A placement is legal when its tiles lie in one line on empty squares, contiguous with any played-through
+letters, the placement spans the whole main word, and it touches the tiles already down (the first move instead
+covers the centre with at least two tiles). Word validity is a separate question (see ``Game`` and
+``Lexicon``). :func:`check` returns every word formed, main word first, then the cross words in order.
+
+>>> from tilecam.engine.board import Board
+>>> from tilecam.engine.move import Placement
+>>> [w.text for w in check(Board(), Placement.from_gcg("8D", "QUANT"))]
+['QUANT']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .board import Board, Tile
+from .errors import IllegalPlacement
+from .move import Placement
+
+
+@dataclass(frozen=True, slots=True)
+class FormedWord:
+    """A word formed by a play: its squares, tiles, and which of them were placed by this play."""
+
+    row: int
+    col: int
+    across: bool
+    tiles: tuple[Tile, ...]
+    new: tuple[bool, ...]
+
+    @property
+    def word(self) -> str:
+        """The word in upper case (what a lexicon is asked about)."""
+        return "".join(t.letter for t in self.tiles)
+
+    @property
+    def text(self) -> str:
+        """The word with blanks in lower case (``QUAnT``)."""
+        return "".join(str(t) for t in self.tiles)
+
+    @property
+    def squares(self) -> tuple[tuple[int, int], ...]:
+        if self.across:
+            return tuple((self.row, self.col + i) for i in range(len(self.tiles)))
+        return tuple((self.row + i, self.col) for i in range(len(self.tiles)))
+
+
+def check(board: Board, placement: Placement) -> list[FormedWord]:
+    """Every word the placement forms on ``board`` (main word first), or ``IllegalPlacement`` saying why not."""
+    size = board.size
+    dr, dc = (0, 1) if placement.across else (1, 0)
+    n = len(placement.tiles)
+    r_end, c_end = placement.row + dr * (n - 1), placement.col + dc * (n - 1)
+    if not (board.in_bounds(placement.row, placement.col) and board.in_bounds(r_end, c_end)):
+        raise IllegalPlacement(f"{placement}: runs off the {size}x{size} board")
+    if board.occupied(placement.row - dr, placement.col - dc) or board.occupied(r_end + dr, c_end + dc):
+        raise IllegalPlacement(f"{placement}: does not span the whole word (a tile touches one end)")
+    main_tiles: list[Tile] = []
+    main_new: list[bool] = []
+    new_squares: list[tuple[int, int, Tile]] = []
+    for r, c, tile in placement.squares():
+        on_board = board[r, c]
+        if tile is None:
+            if on_board is None:
+                raise IllegalPlacement(f"{placement}: played-through square ({r}, {c}) is empty")
+            main_tiles.append(on_board)
+            main_new.append(False)
+        else:
+            if on_board is not None:
+                raise IllegalPlacement(f"{placement}: square ({r}, {c}) is already occupied by {on_board}")
+            if tile.letter == "?":
+                raise IllegalPlacement(f"{placement}: a blank must carry its designated letter")
+            main_tiles.append(tile)
+            main_new.append(True)
+            new_squares.append((r, c, tile))
+    if not new_squares:
+        raise IllegalPlacement(f"{placement}: places no tile")
+    words: list[FormedWord] = []
+    if n >= 2:
+        words.append(FormedWord(placement.row, placement.col, placement.across, tuple(main_tiles), tuple(main_new)))
+    # cross words, perpendicular through each new tile
+    xr, xc = dc, dr
+    for r, c, tile in new_squares:
+        r0, c0 = r, c
+        while board.occupied(r0 - xr, c0 - xc):
+            r0, c0 = r0 - xr, c0 - xc
+        r1, c1 = r, c
+        while board.occupied(r1 + xr, c1 + xc):
+            r1, c1 = r1 + xr, c1 + xc
+        if (r0, c0) == (r1, c1):
+            continue
+        tiles, new = [], []
+        rr, cc = r0, c0
+        while (rr, cc) <= (r1, c1):
+            if (rr, cc) == (r, c):
+                tiles.append(tile)
+                new.append(True)
+            else:
+                tiles.append(board[rr, cc])
+                new.append(False)
+            rr, cc = rr + xr, cc + xc
+        words.append(FormedWord(r0, c0, not placement.across, tuple(tiles), tuple(new)))
+    if board.is_empty():
+        center = board.layout.center
+        if len(new_squares) < 2:
+            raise IllegalPlacement(f"{placement}: the first move must place at least two tiles")
+        if not any((r, c) == center for r, c, _ in new_squares):
+            raise IllegalPlacement(f"{placement}: the first move must cover the centre square")
+    elif len(placement.tiles) == len(new_squares) and len(words) == (1 if n >= 2 else 0):
+        raise IllegalPlacement(f"{placement}: does not touch any tile already on the board")
+    if not words:
+        raise IllegalPlacement(f"{placement}: forms no word of two or more letters")
+    return words

@@ -1,0 +1,163 @@
+"""A placement: tiles laid in one line, written and read in GCG notation.
+
+``tiles`` holds one entry per square of the main word from ``(row, col)`` on: a :class:`Tile` for a newly placed
+tile, ``None`` for a square played through (a tile already on the board).
+
+>>> p = Placement.from_gcg("8D", "CRAAlED")
+>>> p.row, p.col, p.across, len(p.tiles), p.tiles[4]
+(7, 3, True, 7, Tile('L', is_blank=True))
+>>> p.gcg()
+('8D', 'CRAAlED')
+>>> str(Placement.from_gcg("H3", "AB.C"))
+'H3 AB.C'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Iterator
+
+from .board import Board, Tile
+from .coords import format_coord, parse_coord
+from .errors import BoardTextError, IllegalPlacement
+
+PLAYED_THROUGH = "."
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """Tiles in one line; ``across`` True = left to right along a row, False = down a column."""
+
+    row: int
+    col: int
+    across: bool
+    tiles: tuple[Tile | None, ...]
+
+    def square(self, i: int) -> tuple[int, int]:
+        """The ``(row, col)`` of the ``i``-th square of the placement."""
+        return (self.row, self.col + i) if self.across else (self.row + i, self.col)
+
+    def squares(self) -> Iterator[tuple[int, int, Tile | None]]:
+        """Every square of the main word as ``(row, col, tile or None)``."""
+        for i, tile in enumerate(self.tiles):
+            r, c = self.square(i)
+            yield r, c, tile
+
+    def new_tiles(self) -> list[tuple[int, int, Tile]]:
+        """The newly placed tiles as ``(row, col, tile)``."""
+        return [(r, c, t) for r, c, t in self.squares() if t is not None]
+
+    @property
+    def tile_count(self) -> int:
+        return sum(t is not None for t in self.tiles)
+
+    def rack_letters(self) -> str:
+        """The tiles taken from the rack, blanks as ``"?"`` (``"CRAA?ED"`` for ``CRAAlED``)."""
+        return "".join(t.rack_letter for t in self.tiles if t is not None)
+
+    def gcg(self, lettered_rows: bool = False) -> tuple[str, str]:
+        """``(coordinate, word)`` with ``.`` for played-through squares."""
+        word = "".join(PLAYED_THROUGH if t is None else str(t) for t in self.tiles)
+        return format_coord(self.row, self.col, self.across, lettered_rows), word
+
+    def __str__(self) -> str:
+        return " ".join(self.gcg())
+
+    def __repr__(self) -> str:
+        coord, word = self.gcg()
+        return f"Placement.from_gcg({coord!r}, {word!r})"
+
+    @classmethod
+    def from_gcg(cls, coord: str, word: str, board: Board | None = None, lettered_rows: bool = False) -> "Placement":
+        """Read a GCG placement. ``.`` marks a played-through square; with a ``board``, letters written out over
+        occupied squares are read as played through too (they must match the tile there)."""
+        row, col, across = parse_coord(coord, lettered_rows=lettered_rows)
+        if not word:
+            raise IllegalPlacement(f"{coord}: empty word")
+        tiles: list[Tile | None] = []
+        for i, ch in enumerate(word):
+            r, c = (row, col + i) if across else (row + i, col)
+            on_board = board[r, c] if board is not None and board.in_bounds(r, c) else None
+            if ch == PLAYED_THROUGH:
+                tiles.append(None)
+                continue
+            try:
+                tile = Tile.from_char(ch)
+            except BoardTextError:
+                raise IllegalPlacement(f"{coord} {word}: not a tile character: {ch!r}") from None
+            if on_board is not None:
+                if on_board.letter != tile.letter:
+                    raise IllegalPlacement(
+                        f"{coord} {word}: letter {ch!r} written over {str(on_board)!r} already on the board"
+                    )
+                tiles.append(None)
+            else:
+                tiles.append(tile)
+        return cls(row, col, across, tuple(tiles))
+
+    @classmethod
+    def from_squares(cls, board: Board, squares: Iterable[tuple[int, int, Tile]]) -> "Placement":
+        """The placement made by newly placed tiles ``[(row, col, tile)]`` on ``board`` (before they are placed).
+
+        The result spans the whole main word, played-through tiles at either end included. A single tile takes
+        the direction in which it forms the longer word (across on a tie). Raises ``IllegalPlacement`` when the
+        tiles are not in one line, leave a gap, or lie on occupied or off-board squares.
+
+        >>> b = Board.from_rows(["." * 15] * 7 + ["...CAT........."] + ["." * 15] * 7)
+        >>> Placement.from_squares(b, [(7, 6, Tile("S"))])
+        Placement.from_gcg('8D', '...S')
+        """
+        new = {}
+        for r, c, tile in squares:
+            if not board.in_bounds(r, c):
+                raise IllegalPlacement(f"square ({r}, {c}) is off the board")
+            if board[r, c] is not None:
+                raise IllegalPlacement(f"square ({r}, {c}) is already occupied")
+            if (r, c) in new:
+                raise IllegalPlacement(f"two tiles on square ({r}, {c})")
+            new[(r, c)] = tile
+        if not new:
+            raise IllegalPlacement("no tiles placed")
+        rows = {r for r, _ in new}
+        cols = {c for _, c in new}
+        if len(new) == 1:
+            (r, c), = new
+            across = _run_length(board, r, c, True) >= _run_length(board, r, c, False)
+        elif len(rows) == 1:
+            across = True
+        elif len(cols) == 1:
+            across = False
+        else:
+            raise IllegalPlacement("tiles are not in one line")
+        keys = sorted(new)
+        (r0, c0), (r1, c1) = keys[0], keys[-1]
+        dr, dc = (0, 1) if across else (1, 0)
+        # extend backwards and forwards over tiles already on the board
+        while board.occupied(r0 - dr, c0 - dc):
+            r0, c0 = r0 - dr, c0 - dc
+        while board.occupied(r1 + dr, c1 + dc):
+            r1, c1 = r1 + dr, c1 + dc
+        tiles: list[Tile | None] = []
+        r, c = r0, c0
+        while (r, c) <= (r1, c1):
+            if (r, c) in new:
+                tiles.append(new[(r, c)])
+            elif board[r, c] is not None:
+                tiles.append(None)
+            else:
+                raise IllegalPlacement(f"gap at square ({r}, {c}): tiles are not contiguous")
+            r, c = r + dr, c + dc
+        return cls(r0, c0, across, tuple(tiles))
+
+
+def _run_length(board: Board, row: int, col: int, across: bool) -> int:
+    """Length of the word a tile at an empty ``(row, col)`` would sit in along one direction."""
+    dr, dc = (0, 1) if across else (1, 0)
+    n = 1
+    r, c = row - dr, col - dc
+    while board.occupied(r, c):
+        n, r, c = n + 1, r - dr, c - dc
+    r, c = row + dr, col + dc
+    while board.occupied(r, c):
+        n, r, c = n + 1, r + dr, c + dc
+    return n
