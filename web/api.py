@@ -1,0 +1,177 @@
+"""The JSON API under ``/api/`` (documented in docs/API.md).
+
+Reading needs nothing; every ``POST /api/game/<action>`` needs the players' PIN session and its header token
+(:func:`tilecam.web.auth.require_pin`). A request the service refuses (not that player's turn, nothing to undo, an
+illegal play) is answered ``409`` with the service's reason; a malformed request ``400``; never a 500.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+import time
+from typing import Any
+
+from flask import Blueprint, Response, abort, current_app, jsonify, request
+
+from tilecam.web import data
+from tilecam.web.auth import require_pin
+from tilecam.web.live import event_to_dict
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+_ROW = re.compile(r"^[A-Za-z.?ÄÖÜäöü]+$")
+
+
+def _int_arg(name: str, default: int | None = None, minimum: int = 0, maximum: int | None = None) -> int | None:
+    raw = request.args.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        abort(400, description=f"{name} must be an integer, not {raw[:20]!r}")
+    if value < minimum or (maximum is not None and value > maximum):
+        abort(400, description=f"{name} must be between {minimum} and {maximum if maximum is not None else '∞'}")
+    return value
+
+
+# ------------------------------------------------------------------------------------------------ reading
+
+
+@bp.get("/state")
+def state():
+    """The current game as the scoreboard shows it: players, scores, turn, board rows and SVG, moves, bag."""
+    _seq, current = current_app.extensions["tilecam.live"].current()
+    return jsonify(current)
+
+
+@bp.get("/events.json")
+def events_json():
+    """Events after ``?after=`` (default 0), at most ``?limit=`` (default 500): the stream's content, for polling."""
+    after = _int_arg("after", 0)
+    limit = _int_arg("limit", 500, minimum=1, maximum=5000)
+    events = data.events_after(after, limit)
+    return jsonify(events=[event_to_dict(e) for e in events],
+                   last_seq=max([after] + [int(event_to_dict(e)["seq"]) for e in events]))
+
+
+@bp.get("/moves")
+def moves():
+    """The current game's move list (empty when there is no game)."""
+    _seq, current = current_app.extensions["tilecam.live"].current()
+    return jsonify(moves=current.get("moves", []), game_id=current.get("game_id"))
+
+
+@bp.get("/games")
+def games():
+    return jsonify(games=data.list_games())
+
+
+@bp.get("/games/<int:game_id>")
+def game(game_id: int):
+    info = data.game_info(game_id)
+    info["moves"] = data.game_moves(game_id)
+    return jsonify(info)
+
+
+@bp.get("/games/<int:game_id>/events")
+def game_events(game_id: int):
+    after = _int_arg("after", 0)
+    data.game_info(game_id)  # 404 for an unknown game
+    return jsonify(events=[event_to_dict(e) for e in data.game_store_events(game_id, after)])
+
+
+@bp.get("/games/<int:game_id>/review")
+def game_review(game_id: int):
+    return jsonify(data.game_review(game_id))
+
+
+@bp.get("/games/<int:game_id>/game.gcg")
+def game_gcg(game_id: int):
+    text = data.game_gcg(game_id)
+    return Response(text, mimetype="text/plain",
+                    headers={"Content-Disposition": f'attachment; filename="tilecam-game-{game_id}.gcg"'})
+
+
+@bp.get("/games/<int:game_id>/game.json")
+def game_json(game_id: int):
+    body = data.game_info(game_id)
+    body["moves"] = data.game_moves(game_id)
+    body["events"] = [event_to_dict(e) for e in data.game_store_events(game_id, 0)]
+    response = jsonify(body)
+    response.headers["Content-Disposition"] = f'attachment; filename="tilecam-game-{game_id}.json"'
+    return response
+
+
+@bp.get("/games/<int:game_id>/snapshots/<int:move_index>.jpg")
+def snapshot(game_id: int, move_index: int):
+    jpeg = data.snapshot(game_id, move_index)
+    if jpeg is None:
+        abort(404, description=f"no photo for move {move_index} of game {game_id}")
+    response = Response(jpeg, mimetype="image/jpeg")
+    response.headers["Cache-Control"] = "max-age=3600"
+    return response
+
+
+@bp.get("/board.svg")
+def board_svg():
+    """Any board drawn by the engine: ``?rows=`` 15 board-text rows joined by ``/``; ``position`` + ``word``
+    highlight a play. Used by the review page, which knows every frame's rows."""
+    raw = request.args.get("rows", "")
+    rows = raw.split("/") if raw else []
+    if not rows or any(not _ROW.match(r) for r in rows):
+        abort(400, description="rows must be board-text rows (letters, '.', '?') joined by '/'")
+    position = request.args.get("position") or None
+    word = request.args.get("word") or None
+    try:
+        svg = data.render_board(rows, position, word)
+    except ValueError as exc:
+        abort(400, description=str(exc))
+    response = Response(svg, mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "max-age=86400"
+    return response
+
+
+# ------------------------------------------------------------------------------------------------ changing
+
+
+@bp.post("/game/<action>")
+@require_pin
+def game_action(action: str):
+    body = request.get_json(silent=True)
+    if body is None:
+        body = {}
+    if not isinstance(body, dict):
+        abort(400, description="the request body must be a JSON object")
+    result = data.perform(action, body, actor=f"web:{request.remote_addr or '?'}")
+    current_app.extensions["tilecam.live"].invalidate()
+    return jsonify(result)
+
+
+# ------------------------------------------------------------------------------------------------ health
+
+
+def health_report() -> dict[str, Any]:
+    """What ``GET /health`` answers: the deploy doctor's cheap checks when it is installed, else basic ones."""
+    started = time.perf_counter()
+    checks: list[dict[str, Any]] = []
+    try:
+        doctor = importlib.import_module("tilecam.firmware.doctor")
+    except ModuleNotFoundError:
+        doctor = None
+    if doctor is not None and hasattr(doctor, "run_checks"):
+        config = {"store": {"data_dir": current_app.config["DATA_DIR"]}}
+        only = getattr(doctor, "HEALTH_CHECKS", None)
+        results = doctor.run_checks(config, only=only) if only else doctor.run_checks(config)
+        for c in results:
+            checks.append(c.to_dict() if hasattr(c, "to_dict") else dict(c))
+    checks.append(data.service_check())
+    streams = current_app.extensions["tilecam.streams"]
+    ok = all(c.get("ok") for c in checks if c.get("essential", True))
+    return {
+        "ok": ok,
+        "checks": checks,
+        "live_streams": {"open": streams.open, "opened": streams.opened},
+        "elapsed_ms": round((time.perf_counter() - started) * 1000, 1),
+    }

@@ -1,0 +1,117 @@
+"""The Flask application factory.
+
+``create_app(config=None, service=None)`` builds the app around a ``GameService`` (firmware/service.py): the
+daemon passes the one it drives; ``tilecam serve`` and tests let the factory open one on ``DATA_DIR``. Pages answer
+errors in HTML, everything under ``/api/`` and ``/auth/`` in JSON — a bad request is a 4xx with a message, never a
+500 with a traceback.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import importlib
+import threading
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException
+
+from tilecam.web import api, auth, review, scoreboard, sse
+from tilecam.web.live import LiveState
+
+DEFAULTS: dict[str, Any] = {
+    # Seconds between heartbeat comments on an idle live stream.
+    "SSE_HEARTBEAT_S": 15.0,
+    # A stream ends after this many seconds and the browser reconnects (None = never); bounds a forgotten tab.
+    "SSE_MAX_S": 3600.0,
+    # A live stream asks the store for new events at least this often (events written by another process).
+    "SSE_POLL_S": 0.5,
+    # Open streams beyond this are answered 503 so page and API requests always find a free server thread.
+    "SSE_MAX_STREAMS": 180,
+    # Largest request body (a GCG upload is a few KB).
+    "MAX_CONTENT_LENGTH": 1 << 20,
+    "SESSION_COOKIE_HTTPONLY": True,
+    "SESSION_COOKIE_SAMESITE": "Strict",
+    "PERMANENT_SESSION_LIFETIME": dt.timedelta(days=2),
+}
+
+
+def default_data_dir() -> Path:
+    """The store's folder when none is configured: the store's own default if it has one, else platformdirs'."""
+    try:
+        store = importlib.import_module("tilecam.firmware.store")
+    except ModuleNotFoundError:
+        store = None
+    if store is not None and hasattr(store, "default_data_dir"):
+        return Path(store.default_data_dir())
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("tilecam"))
+
+
+def open_service(data_dir: Path) -> Any:
+    """A GameService over the store in ``data_dir`` (created if missing), for serving without a camera."""
+    from tilecam.firmware.service import GameService
+
+    return GameService.open(Path(data_dir))
+
+
+def _wants_json() -> bool:
+    return request.path.startswith(("/api/", "/auth/", "/health")) or request.accept_mimetypes.best == "application/json"
+
+
+def _handle_http_error(exc: HTTPException):
+    if _wants_json():
+        response = jsonify(error=exc.description, status=exc.code)
+        response.status_code = exc.code or 500
+        return response
+    return render_template("error.html", code=exc.code, name=exc.name, message=exc.description), exc.code
+
+
+def create_app(config: dict | None = None, service: Any = None) -> Flask:
+    app = Flask(__name__)
+    app.json.sort_keys = False
+    app.config.from_mapping(DEFAULTS)
+    if config:
+        app.config.update(config)
+    if not app.config.get("DATA_DIR"):
+        app.config["DATA_DIR"] = str(default_data_dir())
+    data_dir = Path(app.config["DATA_DIR"])
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = auth.load_or_create_secret_key(data_dir)
+    if not app.config.get("PIN"):
+        app.config["PIN"] = auth.load_or_create_pin(data_dir)
+    app.config["PIN"] = str(app.config["PIN"]).strip()
+
+    if service is None:
+        service = open_service(data_dir)
+    app.extensions["tilecam.service"] = service
+    app.extensions["tilecam.live"] = LiveState(service)
+    app.extensions["tilecam.streams"] = sse.StreamCounter()
+    app.extensions["tilecam.stopping"] = threading.Event()
+    app.extensions["tilecam.pin_limiter"] = auth.FailureLimiter()
+    app.extensions["tilecam.imports"] = review.ImportedGames()
+
+    for blueprint in (auth.bp, api.bp, sse.bp, scoreboard.bp, review.bp):
+        app.register_blueprint(blueprint)
+    app.register_error_handler(HTTPException, _handle_http_error)
+
+    @app.after_request
+    def _security_headers(response):
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "same-origin")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        if response.mimetype == "text/html":
+            response.headers.setdefault(
+                "Content-Security-Policy",
+                "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+                "script-src 'self'; connect-src 'self'; frame-ancestors 'none'",
+            )
+        return response
+
+    @app.get("/health")
+    def health():
+        return jsonify(api.health_report())
+
+    return app

@@ -1,0 +1,169 @@
+// The live scoreboard: draws the view model from /api/events (Server-Sent Events) and keeps drawing it.
+// EventSource reconnects by itself and sends Last-Event-ID, so a phone that slept catches up on what it missed.
+// Names typed by players go in with textContent only; the board SVG comes from our own engine.
+"use strict";
+
+(function () {
+  const root = document.getElementById("live");
+  if (!root) return;
+  const $ = (id) => document.getElementById(id);
+  const el = (tag, cls, text) => {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    return e;
+  };
+
+  let current = null;       // the last state drawn
+  let clockBase = 0;        // performance.now() when current arrived, to tick a running clock
+  let lastSeq = null;
+
+  function fmtClock(c) {
+    if (!c) return "";
+    let s = c.remaining_s;
+    if (c.running) s -= (performance.now() - clockBase) / 1000;
+    const neg = s < 0;
+    const a = Math.abs(Math.trunc(s));
+    const txt = (neg ? "−" : "") + Math.floor(a / 60) + ":" + String(a % 60).padStart(2, "0");
+    let pen = c.penalty || 0;
+    if (neg && c.penalty_per_minute) pen = Math.ceil(-s / 60) * c.penalty_per_minute;
+    return pen ? txt + " (−" + pen + ")" : txt;
+  }
+
+  function drawPlayers(state) {
+    const list = $("players");
+    const players = state.players || [];
+    list.className = "players n" + players.length;
+    // Reuse the same nodes when the player count is unchanged: only text changes, nothing moves.
+    if (list.children.length !== players.length) {
+      list.replaceChildren();
+      players.forEach(() => {
+        const li = el("li", "player");
+        li.append(el("span", "name"), el("span", "score"), el("span", "clock"));
+        list.append(li);
+      });
+    }
+    players.forEach((p, i) => {
+      const li = list.children[i];
+      const isTurn = state.turn === i && state.status === "active";
+      li.classList.toggle("turn", isTurn);
+      li.setAttribute("aria-current", isTurn ? "true" : "false");
+      li.querySelector(".name").textContent = (isTurn ? "▸ " : "") + p.name;
+      li.querySelector(".score").textContent = p.score;
+      const clock = li.querySelector(".clock");
+      clock.textContent = p.clock ? fmtClock(p.clock) : (p.rack_count != null ? p.rack_count + " tiles" : "");
+      clock.classList.toggle("running", !!(p.clock && p.clock.running));
+      clock.classList.toggle("over", !!(p.clock && (p.clock.remaining_s < 0 || p.clock.penalty)));
+    });
+  }
+
+  function moveText(m) {
+    switch (m.kind) {
+      case "play": return m.position + " " + m.word;
+      case "pass": return "pass";
+      case "exchange": return "exchange " + (m.word || "");
+      case "withdraw": return "phony withdrawn";
+      case "challenge": case "lose_turn": return "lost challenge";
+      case "challenge_bonus": return "challenge bonus";
+      case "end": case "end_rack": return "rack " + (m.word || "");
+      case "end_penalty": return "own rack " + (m.word || "");
+      case "time": return "time penalty";
+      default: return m.kind + (m.word ? " " + m.word : "");
+    }
+  }
+
+  function drawLastMove(state) {
+    const body = $("lm-body");
+    const m = state.last_move;
+    body.replaceChildren();
+    if (!m) { body.textContent = state.status === "none" ? "No game yet" : "—"; return; }
+    const main = el("div", "lm-main");
+    const who = (state.players[m.player] || {}).name || "";
+    main.append(el("span", null, who + ": " + moveText(m) + " "), el("span", "pts", (m.score > 0 ? "+" : "") + m.score));
+    if (m.bingo) main.append(el("span", "flag bingo", "bingo"));
+    (m.flags || []).forEach((f) => main.append(el("span", "flag", f)));
+    body.append(main);
+    if (m.words && m.words.length) {
+      const words = m.words.map((w) => w.word + " " + w.score + (w.breakdown ? " (" + w.breakdown + ")" : ""));
+      body.append(el("div", "lm-words", words.join(" · ")));
+    }
+  }
+
+  function drawBag(state) {
+    $("bag-count").textContent = state.bag == null ? "–" : state.bag;
+    $("unseen-count").textContent = state.unseen_total == null ? "–" : state.unseen_total;
+    const box = $("unseen");
+    box.replaceChildren();
+    const unseen = state.unseen || {};
+    Object.keys(unseen).sort((a, b) => (a === "?") - (b === "?") || a.localeCompare(b)).forEach((letter) => {
+      const n = unseen[letter];
+      if (n > 0) box.append(el("span", "grp", letter.repeat(n)));
+    });
+  }
+
+  function drawMoves(state) {
+    const tbody = $("moves").tBodies[0];
+    const moves = state.moves || [];
+    tbody.replaceChildren();
+    for (let i = moves.length - 1; i >= 0; i--) {
+      const m = moves[i];
+      const tr = el("tr", (m.flags || []).includes("withdrawn") ? "withdrawn" : "");
+      tr.append(el("td", "num", m.index + 1), el("td", null, (state.players[m.player] || {}).name || ""),
+        el("td", "mv", moveText(m)), el("td", "num", m.score), el("td", "num", m.cumulative));
+      tbody.append(tr);
+    }
+  }
+
+  function draw(state) {
+    current = state;
+    clockBase = performance.now();
+    drawPlayers(state);
+    if (state.board_svg !== undefined) $("board").innerHTML = state.board_svg;
+    drawLastMove(state);
+    drawBag(state);
+    drawMoves(state);
+    const status = { none: "no game", active: "", paused: "paused", finished: "game over" }[state.status];
+    $("game-status").textContent = status === undefined ? state.status : status;
+    root.dataset.seq = state.seq;
+    document.dispatchEvent(new CustomEvent("tilecam:state", { detail: state }));
+  }
+
+  function setConn(ok, text) {
+    const c = $("conn");
+    c.classList.toggle("live-ok", ok === true);
+    c.classList.toggle("live-bad", ok === false);
+    $("conn-text").textContent = text;
+  }
+
+  function connect() {
+    const url = root.dataset.eventsUrl + (lastSeq != null ? "?after=" + lastSeq : "");
+    const source = new EventSource(url);
+    source.onopen = () => setConn(true, "live");
+    source.onerror = () => setConn(false, source.readyState === EventSource.CLOSED ? "offline" : "reconnecting…");
+    source.onmessage = (e) => {
+      const msg = JSON.parse(e.data);
+      lastSeq = msg.seq;
+      if (msg.state) draw(msg.state);
+      setConn(true, "live");
+    };
+    window.tilecamSource = source;
+  }
+
+  // Ticking clocks redraw only the clock text.
+  setInterval(() => {
+    if (current && (current.players || []).some((p) => p.clock && p.clock.running)) drawPlayers(current);
+  }, 250);
+
+  window.tilecamRefresh = function () {
+    return fetch(root.dataset.stateUrl, { headers: { Accept: "application/json" } })
+      .then((r) => r.json()).then((s) => { if (current == null || s.seq >= current.seq) draw(s); });
+  };
+
+  const initial = document.getElementById("initial-state");
+  if (initial && initial.textContent.trim() && initial.textContent.trim() !== "null") {
+    const state = JSON.parse(initial.textContent);
+    draw(state);
+    lastSeq = state.seq;
+  }
+  connect();
+})();
