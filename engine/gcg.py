@@ -114,6 +114,16 @@ class GcgGame:
                                     events[j].position, word=new.word or events[j].word)
         return GcgGame(list(self.players), dict(self.pragmas), events, list(self.event_lines), self.orientation)
 
+    def guess_tileset(self) -> str:
+        """``"german"`` when the record uses Ä, Ö or Ü or names a German lexicon, else ``"english"``."""
+        lexicon = self.pragmas.get("lexicon", "").upper()
+        if lexicon.startswith(("GERMAN", "DEUTSCH", "D25", "DE")):
+            return "german"
+        for ev in self.events:
+            if any(ch in "ÄÖÜäöü" for ch in ev.rack + ev.word + ev.letters):
+                return "german"
+        return "english"
+
     def verify(self, rules: Rules | None = None) -> "VerifyReport":
         """Compare every recorded score and cumulative total with the recomputed ones."""
         return verify(self, rules)
@@ -424,12 +434,16 @@ class Mismatch:
     computed: int | None
     reason: str
 
-    def __str__(self) -> str:
+    def describe(self) -> str:
+        """The mismatch without its line number."""
         if self.field == "replay":
-            return f"line {self.line_no}: cannot replay: {self.reason}"
+            return f"cannot replay: {self.reason}"
         rec = f"{self.recorded:+d}" if self.field == "score" else str(self.recorded)
         com = f"{self.computed:+d}" if self.field == "score" else str(self.computed)
-        return f"line {self.line_no}: {self.field} recorded {rec}, computed {com}: {self.reason}"
+        return f"{self.field} recorded {rec}, computed {com}: {self.reason}"
+
+    def __str__(self) -> str:
+        return f"line {self.line_no}: {self.describe()}"
 
 
 @dataclass(slots=True)
