@@ -9,7 +9,6 @@ errors in HTML, everything under ``/api/`` and ``/auth/`` in JSON — a bad requ
 from __future__ import annotations
 
 import datetime as dt
-import importlib
 import threading
 from pathlib import Path
 from typing import Any
@@ -38,23 +37,22 @@ DEFAULTS: dict[str, Any] = {
 
 
 def default_data_dir() -> Path:
-    """The store's folder when none is configured: the store's own default if it has one, else platformdirs'."""
-    try:
-        store = importlib.import_module("tilecam.firmware.store")
-    except ModuleNotFoundError:
-        store = None
-    if store is not None and hasattr(store, "default_data_dir"):
-        return Path(store.default_data_dir())
-    import platformdirs
+    """The store's folder when none is configured: where the store keeps its database by default."""
+    from tilecam.firmware.store import default_path
 
-    return Path(platformdirs.user_data_dir("tilecam"))
+    return default_path().parent
 
 
 def open_service(data_dir: Path) -> Any:
-    """A GameService over the store in ``data_dir`` (created if missing), for serving without a camera."""
+    """A GameService over the store in ``data_dir`` (created if missing), resuming its unfinished game; for
+    serving without a camera. The bundled lexicon judges challenges."""
+    from tilecam.engine.lexicon import Lexicon
     from tilecam.firmware.service import GameService
+    from tilecam.firmware.store import GameStore
 
-    return GameService.open(Path(data_dir))
+    service = GameService(GameStore(Path(data_dir)), lexicon=Lexicon.load())
+    service.resume()
+    return service
 
 
 def _wants_json() -> bool:

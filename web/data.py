@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask import abort, current_app
+from flask import abort, current_app, url_for
 
 from tilecam.engine.board import Board
 from tilecam.engine.move import Placement
@@ -69,3 +69,182 @@ def render_board(rows: list[str], position: str | None = None, word: str | None 
     board = Board.from_rows(rows)
     last = Placement.from_gcg(position, word) if position and word else None
     return svg.render_svg(board, last_move=last)
+
+
+# ------------------------------------------------------------------------------------------------ stored games
+
+
+def engine_game(game_id: int) -> Any:
+    """The engine ``Game`` of a stored game, rebuilt from its events by a private service on the same store (so
+    the live service's current game is not switched)."""
+    from tilecam.firmware.service import GameService
+
+    game_record(game_id)
+    reviewer = GameService(store(), lexicon=getattr(service(), "lexicon", None))
+    reviewer.load(game_id)
+    return reviewer.game
+
+
+def game_review(game_id: int) -> dict[str, Any]:
+    """Review frames for a stored game, each play frame with the URL of the photo taken then (if one was kept)."""
+    record = game_record(game_id)
+    game = engine_game(game_id)
+    review = build_review(list(record.players), [e.to_dict() for e in game.history])
+    for frame in review["frames"][1:]:
+        index = frame["index"] - 1  # the history index the store files snapshots under
+        if frame["event"]["kind"] == "play" and store().snapshot(game_id, index) is not None:
+            frame["snapshot"] = url_for("api.snapshot", game_id=game_id, move_index=index)
+    review["game"] = record.to_dict()
+    return review
+
+
+def game_gcg(game_id: int) -> str:
+    from tilecam.engine.gcg import write_gcg
+
+    return write_gcg(engine_game(game_id))
+
+
+def service_check() -> dict[str, Any]:
+    """The web's own health check: the store answers and the service has (or has no) current game."""
+    try:
+        last = store().last_seq()
+        game_id = service().game_id
+    except (OSError, ValueError) as exc:  # sqlite3.Error is not a ValueError: caught by the caller's 500 handler
+        return {"name": "web", "ok": False, "detail": f"store not readable: {exc}", "essential": True}
+    detail = f"last event {last}; " + (f"game {game_id} in progress" if game_id else "no game in progress")
+    return {"name": "web", "ok": True, "detail": detail, "essential": True}
+
+
+# ------------------------------------------------------------------------------------------------ commands
+
+
+def _square(body: Mapping[str, Any]) -> tuple[int, int]:
+    """A square from ``{"row", "col"}`` (0-based) or ``{"square": "H8"}`` / ``"8H"``."""
+    from tilecam.engine.coords import parse_coord
+
+    if "square" in body:
+        text = str(body["square"]).strip()
+        try:
+            row, col, _across = parse_coord(text, size=15)
+        except ValueError:
+            abort(400, description=f"not a square: {text[:10]!r} (write it like H8)")
+        return row, col
+    try:
+        return int(body["row"]), int(body["col"])
+    except (KeyError, TypeError, ValueError):
+        abort(400, description='give the square as {"square": "H8"} or {"row": 7, "col": 7}')
+
+
+def _text(body: Mapping[str, Any], key: str, what: str) -> str:
+    value = body.get(key)
+    if not isinstance(value, str) or not value.strip():
+        abort(400, description=f'"{key}" ({what}) is required')
+    return value.strip()
+
+
+def _settings(body: Mapping[str, Any]) -> dict[str, Any]:
+    allowed = ("variant", "tileset", "layout", "lexicon", "challenge_rule", "challenge_points", "clock_seconds",
+               "overtime_penalty")
+    settings = {k: body[k] for k in allowed if k in body and body[k] not in ("", None)}
+    for key in ("challenge_points", "clock_seconds", "overtime_penalty"):
+        if key in settings:
+            try:
+                settings[key] = int(settings[key])
+            except (TypeError, ValueError):
+                abort(400, description=f"{key} must be a whole number")
+    if settings.get("clock_seconds") == 0:
+        del settings["clock_seconds"]
+    return settings
+
+
+def _new(svc: Any, body: Mapping[str, Any], actor: str) -> dict[str, Any]:
+    players = body.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        abort(400, description='"players" must be a list of names, in turn order')
+    game_id = svc.new_game([p.strip() for p in players if p.strip()], _settings(body), actor=actor)
+    return {"game_id": game_id, "message": f"Game {game_id} started."}
+
+
+def _play(svc: Any, body: Mapping[str, Any], actor: str):
+    position = _text(body, "position", "e.g. 8D across or D8 down")
+    word = _text(body, "word", "the tiles, '.' for a played-through square, lower case for a blank")
+    return svc.play((position, word), actor=actor)
+
+
+def _exchange(svc: Any, body: Mapping[str, Any], actor: str):
+    raw = body.get("tiles", body.get("count"))
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        return svc.exchange(raw, actor)
+    if not isinstance(raw, str) or not raw.strip():
+        abort(400, description='"tiles" (the letters, or how many) is required')
+    raw = raw.strip().replace(" ", "")
+    return svc.exchange(int(raw) if raw.isdigit() else raw.upper(), actor)
+
+
+def _challenge(svc: Any, body: Mapping[str, Any], actor: str):
+    valid = body.get("valid")
+    if valid is not None and not isinstance(valid, bool):
+        abort(400, description='"valid" must be true, false or left out (the lexicon decides)')
+    return svc.challenge(actor, valid=valid)
+
+
+def _letter(body: Mapping[str, Any]) -> str:
+    letter = _text(body, "letter", "one letter")
+    if len(letter) != 1:
+        abort(400, description='"letter" must be one character')
+    return letter
+
+
+def _end(svc: Any, body: Mapping[str, Any], actor: str):
+    racks = body.get("racks") or {}
+    if not isinstance(racks, dict):
+        abort(400, description='"racks" must map a seat (0, 1, …) to the tiles left on that rack')
+    cleaned = {}
+    for seat, rack in racks.items():
+        if not str(seat).isdigit() or not isinstance(rack, str):
+            abort(400, description='"racks" must map a seat (0, 1, …) to the tiles left on that rack')
+        if rack.strip():
+            cleaned[int(seat)] = rack.strip()
+    return svc.end_game(cleaned or None, actor)
+
+
+def _pause(svc: Any, body: Mapping[str, Any], actor: str):
+    paused = body.get("paused", True)
+    if not isinstance(paused, bool):
+        abort(400, description='"paused" must be true or false')
+    return svc.pause(actor, paused=paused)
+
+
+ACTIONS = {
+    "new": _new,
+    "play": _play,
+    "pass": lambda svc, body, actor: svc.pass_turn(actor),
+    "exchange": _exchange,
+    "challenge": _challenge,
+    "withdraw": lambda svc, body, actor: svc.withdraw(actor),
+    "set_blank": lambda svc, body, actor: svc.set_blank(*_square(body), _letter(body), actor),
+    "correct_tile": lambda svc, body, actor: svc.correct_tile(*_square(body), _letter(body), actor),
+    "undo": lambda svc, body, actor: svc.undo(actor),
+    "end": _end,
+    "pause": _pause,
+}
+# The control page's names for the same actions.
+ALIASES = {"end_game": "end", "new_game": "new", "pass_turn": "pass"}
+
+
+def perform(action: str, body: Mapping[str, Any], actor: str) -> dict[str, Any]:
+    """Run one players' command; the service's refusal becomes 409 with its reason."""
+    from tilecam.firmware.service import CommandRefused
+
+    handler = ACTIONS.get(ALIASES.get(action, action))
+    if handler is None:
+        abort(404, description=f"no action {action!r}; one of {', '.join(ACTIONS)}")
+    try:
+        result = handler(service(), body, actor)
+    except CommandRefused as exc:
+        abort(409, description=exc.reason)
+    except ValueError as exc:  # the typed errors of engine and store: a value the game cannot take
+        abort(400, description=str(exc))
+    if isinstance(result, dict):
+        return result
+    return {"seq": result.seq, "kind": result.kind, "payload": result.payload, "message": "Done."}

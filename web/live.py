@@ -7,7 +7,9 @@ A hundred phones watching the same game must not make the service build a hundre
 from __future__ import annotations
 
 import dataclasses
+import math
 import threading
+import time
 from typing import Any
 
 from tilecam.web.views import decorate_state
@@ -32,31 +34,55 @@ def event_to_dict(event: Any) -> dict:
 
 
 class LiveState:
-    """The current game's state as the scoreboard shows it (service state + board SVG), cached by sequence number."""
+    """The current game's view model, cached by the store's sequence number it reflects.
 
-    def __init__(self, service: Any) -> None:
+    Clocks keep running between events, so a cached state handed out later has its running clock moved on by the
+    time since it was built (cheap), instead of being rebuilt (a full state rebuild re-scores the move list).
+    """
+
+    def __init__(self, service: Any, clock=time.monotonic) -> None:
         self.service = service
+        self._clock = clock
         self._lock = threading.Lock()
         self._seq: int | None = None
         self._state: dict | None = None
+        self._built = 0.0
 
-    def _build(self) -> tuple[int, dict]:
-        state = decorate_state(self.service.state())
-        return int(state.get("seq") or 0), state
+    def _build(self) -> None:
+        # The store's newest seq is read first: the state built after it reflects at least that event.
+        seq = self.service.store.last_seq()
+        self._state = decorate_state(self.service.state())
+        self._seq = max(seq, int(self._state.get("seq") or 0))
+        self._built = self._clock()
+
+    def _fresh(self) -> dict:
+        state = self._state
+        assert state is not None
+        elapsed = self._clock() - self._built
+        if elapsed < 0.5 or not any(p.get("clock") and p["clock"]["running"] for p in state["players"]):
+            return state
+        state = dict(state)
+        state["players"] = [dict(p) for p in state["players"]]
+        for player in state["players"]:
+            clock = player.get("clock")
+            if clock and clock["running"]:
+                left = clock["remaining_s"] - elapsed
+                player["clock"] = {**clock, "remaining_s": round(left, 1),
+                                   "penalty": math.ceil(-left / 60) * clock["penalty_per_minute"] if left < 0 else 0}
+        return state
 
     def current(self) -> tuple[int, dict]:
-        """The state now, and the sequence number it reflects."""
+        """The state now (always rebuilt), and the sequence number it reflects."""
         with self._lock:
-            seq, state = self._build()
-            self._seq, self._state = seq, state
-            return seq, state
+            self._build()
+            return self._seq, self._state
 
     def state_after(self, seq: int) -> dict:
         """A state that reflects at least event ``seq``: the cached one if it is recent enough, else a new one."""
         with self._lock:
             if self._state is None or self._seq is None or self._seq < seq:
-                self._seq, self._state = self._build()
-            return self._state
+                self._build()
+            return self._fresh()
 
     def events_after(self, seq: int, limit: int) -> list[Any]:
         """Committed events with a sequence number above ``seq``, oldest first, from the store."""

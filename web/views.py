@@ -1,18 +1,24 @@
-"""The scoreboard's view model: the service's state plus what the page draws from it (board SVG, tracking sheet).
+"""The scoreboard's view model: the service's state plus what the page draws from it.
 
-The page script (static/js/live.js) reads only the keys listed in :data:`VIEW_KEYS`; this module is where the
-service's state is mapped onto them, so a change in the service touches one function.
+static/js/live.js reads only the keys below; this module is where :meth:`GameService.state` is mapped onto them,
+so a change in the service touches one function.
+
+- ``seq``, ``game_id``, ``status`` (``none`` | ``active`` | ``paused`` | ``finished`` | ``abandoned``), ``turn``
+- ``players``: ``[{"name", "score", "rack_count", "clock"}]``; ``clock`` is None without clocks, else
+  ``{"remaining_s", "running", "penalty", "penalty_per_minute"}`` (remaining goes negative in overtime; the penalty
+  is ``penalty_per_minute`` for every started minute over)
+- ``board`` (15 rows of board text), ``board_svg`` (the engine's drawing, the last play outlined, blanks marked)
+- ``last_move``: the service's last move with its ``words`` (word, score, breakdown), ``flags`` and ``bingo``
+- ``moves`` (the store's move records), ``bag``, ``unseen`` (letter → count), ``unseen_total``, ``pending``
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from tilecam.engine.board import Board
 from tilecam.engine.move import Placement
-
-VIEW_KEYS = ("seq", "game_id", "status", "players", "turn", "board", "board_svg", "last_move", "moves", "bag",
-             "unseen", "unseen_total")
 
 
 def board_svg(rows: list[str] | None, last_move: dict[str, Any] | None) -> str:
@@ -26,13 +32,58 @@ def board_svg(rows: list[str] | None, last_move: dict[str, Any] | None) -> str:
     return svg.render_svg(board, last_move=placement)
 
 
+def player_clocks(state: dict[str, Any]) -> list[dict[str, Any] | None]:
+    """Each player's clock for the page, from the service's ``clocks`` and the game's overtime penalty."""
+    n = len(state.get("players") or [])
+    clocks = state.get("clocks") or {}
+    remaining = clocks.get("remaining")
+    if not remaining:
+        return [None] * n
+    per_minute = int((state.get("settings") or {}).get("overtime_penalty", 10))
+    out = []
+    for seat in range(n):
+        left = float(remaining[seat])
+        out.append({
+            "remaining_s": left,
+            "running": clocks.get("running") == seat,
+            "penalty": math.ceil(-left / 60) * per_minute if left < 0 else 0,
+            "penalty_per_minute": per_minute,
+        })
+    return out
+
+
+def _last_move(state: dict[str, Any]) -> dict[str, Any] | None:
+    """The service's last move joined with its move record (words with breakdowns, flags)."""
+    last = state.get("last_move")
+    if not last:
+        return None
+    view = dict(last)
+    for record in reversed(state.get("moves") or []):
+        if (record.get("kind"), record.get("position"), record.get("word")) == (
+            last.get("kind"), last.get("position"), last.get("word")
+        ):
+            words = [w for w in record.get("words", []) if w.get("word") != "(bingo)"]
+            view["words"] = words
+            view["bingo"] = len(words) != len(record.get("words", []))
+            view["flags"] = list(record.get("flags", []))
+            break
+    return view
+
+
 def decorate_state(state: dict[str, Any]) -> dict[str, Any]:
     """The service's ``state()`` made into the view model (a new dict; the service's is not changed)."""
     view = dict(state)
+    if view.get("game_id") is None:
+        view["status"] = "none"
     view.setdefault("status", "none")
-    view.setdefault("players", [])
+    view["players"] = [dict(p) for p in view.get("players") or []]
+    racks = view.get("racks") or []
+    for seat, (player, clock) in enumerate(zip(view["players"], player_clocks(view))):
+        player["clock"] = clock
+        player["rack_count"] = racks[seat] if seat < len(racks) else None
     view.setdefault("moves", [])
+    view["last_move"] = _last_move(view)
     unseen = view.get("unseen") or {}
-    view["unseen_total"] = sum(unseen.values()) if unseen else view.get("unseen_total")
+    view["unseen_total"] = sum(unseen.values()) if unseen else (0 if view["status"] != "none" else None)
     view["board_svg"] = board_svg(view.get("board"), view.get("last_move"))
     return view

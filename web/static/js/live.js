@@ -79,14 +79,16 @@
     if (!m) { body.textContent = state.status === "none" ? "No game yet" : "—"; return; }
     const main = el("div", "lm-main");
     const who = (state.players[m.player] || {}).name || "";
-    main.append(el("span", null, who + ": " + moveText(m) + " "), el("span", "pts", (m.score > 0 ? "+" : "") + m.score));
-    if (m.bingo) main.append(el("span", "flag bingo", "bingo"));
-    (m.flags || []).forEach((f) => main.append(el("span", "flag", f)));
+    main.append(el("span", "what", who + ": " + moveText(m)), el("span", "pts", (m.score > 0 ? "+" : "") + m.score));
     body.append(main);
+    const detail = el("div", "lm-words");
+    if (m.bingo) detail.append(el("span", "flag bingo", "bingo"), document.createTextNode(" "));
+    (m.flags || []).forEach((f) => detail.append(el("span", "flag", f), document.createTextNode(" ")));
     if (m.words && m.words.length) {
       const words = m.words.map((w) => w.word + " " + w.score + (w.breakdown ? " (" + w.breakdown + ")" : ""));
-      body.append(el("div", "lm-words", words.join(" · ")));
+      detail.append(document.createTextNode(words.join(" · ")));
     }
+    body.append(detail);
   }
 
   function drawBag(state) {
