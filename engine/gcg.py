@@ -351,24 +351,27 @@ def _read_event(line: str, line_no: int, nick_index: dict[str, int], lettered_ro
             raise GcgSyntaxError(line_no, str(exc)) from None
         return Event("play", player, points, total, rack, format_coord(row, col, across), word)
     move = middle[-1]
-    rack = rack_of(2)
     if move == "-":
-        return Event("pass", player, points, total, rack)
-    if move == "--":
-        return Event("withdraw", player, points, total, rack)
-    if move.startswith("-") and move[1:].isdigit():
-        return Event("exchange", player, points, total, rack, count=int(move[1:]))
-    if move.startswith("-") and _is_letters(move[1:]):
-        return Event("exchange", player, points, total, rack, letters=move[1:], count=len(move) - 1)
-    if move == "(challenge)":
-        return Event("challenge_bonus", player, points, total, rack)
-    if move == "(time)":
-        return Event("time_penalty", player, points, total, rack)
-    if move.startswith("(") and move.endswith(")") and _is_letters(move[1:-1]):
-        letters = move[1:-1]
-        kind = "end_penalty" if points < 0 or (rack and rack == letters) else "end_rack"
-        return Event(kind, player, points, total, rack, letters=letters)
-    raise GcgSyntaxError(line_no, f"cannot read the move {' '.join(middle)!r}")
+        kind, extra = "pass", {}
+    elif move == "--":
+        kind, extra = "withdraw", {}
+    elif move.startswith("-") and move[1:].isdigit():
+        kind, extra = "exchange", {"count": int(move[1:])}
+    elif move.startswith("-") and _is_letters(move[1:]):
+        kind, extra = "exchange", {"letters": move[1:], "count": len(move) - 1}
+    elif move == "(challenge)":
+        kind, extra = "challenge_bonus", {}
+    elif move == "(time)":
+        kind, extra = "time_penalty", {}
+    elif move.startswith("(") and move.endswith(")") and _is_letters(move[1:-1]):
+        kind, extra = "end_rack", {"letters": move[1:-1]}
+    else:
+        raise GcgSyntaxError(line_no, f"cannot read the move {' '.join(middle)!r} (expected a coordinate and a "
+                                      "word, -, --, -TILES, (challenge), (time) or (TILES))")
+    rack = rack_of(2)
+    if kind == "end_rack" and (points < 0 or (rack and rack == extra["letters"])):
+        kind = "end_penalty"
+    return Event(kind, player, points, total, rack, **extra)
 
 
 # --- writing ------------------------------------------------------------------------------------------------------

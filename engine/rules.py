@@ -67,6 +67,18 @@ class Rules:
         return replace(self, **changes)
 
     @classmethod
+    def preset(cls, name: str, **changes) -> "Rules":
+        """Rules by preset name: ``tournament``, ``casual`` or ``nine-tile`` (the store's ``variant``).
+
+        >>> Rules.preset("nine-tile", challenge="void").rack_size
+        9
+        """
+        presets = {"tournament": cls.tournament, "casual": cls.casual, "nine-tile": cls.nine_tile}
+        if name not in presets:
+            raise RulesError(f"unknown rules preset {name!r}; one of {', '.join(presets)}")
+        return presets[name](**changes)
+
+    @classmethod
     def tournament(cls, **changes) -> "Rules":
         """NASPA-style: double challenge, twice the opponents' racks for going out, six scoreless turns end."""
         return cls(**changes)
