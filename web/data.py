@@ -67,7 +67,12 @@ def render_board(rows: list[str], position: str | None = None, word: str | None 
     from tilecam.engine import svg
 
     board = Board.from_rows(rows)
-    last = Placement.from_gcg(position, word) if position and word else None
+    last = None
+    if position and word:
+        last = Placement.from_gcg(position, word)
+        off = [(r, c) for r, c, _t in last.squares() if not board.in_bounds(r, c)]
+        if off:
+            raise ValueError(f"the play {position} {word} runs off the board")
     return svg.render_svg(board, last_move=last)
 
 
@@ -203,8 +208,7 @@ def _end(svc: Any, body: Mapping[str, Any], actor: str):
     for seat, rack in racks.items():
         if not str(seat).isdigit() or not isinstance(rack, str):
             abort(400, description='"racks" must map a seat (0, 1, …) to the tiles left on that rack')
-        if rack.strip():
-            cleaned[int(seat)] = rack.strip()
+        cleaned[int(seat)] = rack.strip()  # "" = nothing left on that rack
     return svc.end_game(cleaned or None, actor)
 
 

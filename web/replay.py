@@ -41,6 +41,7 @@ def build_review(players: Sequence[str], events: Sequence[Mapping[str, Any]]) ->
          "exchanges": 0, "passes": 0, "turns": 0}
         for name in players
     ]
+    plays: list[dict[str, Any]] = []  # plays still on the board, newest last
     for i, raw in enumerate(events, start=1):
         event = dict(raw)
         kind = event.get("kind", "")
@@ -54,6 +55,7 @@ def build_review(players: Sequence[str], events: Sequence[Mapping[str, Any]]) ->
             for r, c, tile in placement.new_tiles():
                 board[r, c] = tile
             event["bingo"] = placement.tile_count >= BINGO_TILES
+            plays.append(event)
             last = {"position": event["position"], "word": event["word"]}
             st["plays"] += 1
             st["turns"] += 1
@@ -63,7 +65,14 @@ def build_review(players: Sequence[str], events: Sequence[Mapping[str, Any]]) ->
                 st["best"] = {"score": int(event.get("score", 0)), "position": event["position"],
                               "word": event["word"], "frame": i}
         elif kind == "withdraw":
-            for r, c, _tile in _placement(event).new_tiles():
+            # GCG's "--" line names no play: it takes back the last play on the board.
+            if not plays:
+                raise ValueError(f"event {i}: a withdrawal with no play before it")
+            taken = plays.pop()
+            event.setdefault("position", taken["position"])
+            event["position"] = event["position"] or taken["position"]
+            event["word"] = event.get("word") or taken["word"]
+            for r, c, _tile in _placement(taken).new_tiles():
                 board[r, c] = None
             st["phonies"] += 1
             st["plays"] -= 1

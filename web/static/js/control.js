@@ -63,7 +63,11 @@
     const data = new FormData(form);
     for (const [k, v] of data.entries()) {
       if (k === "player") { (body.players = body.players || []); if (String(v).trim()) body.players.push(String(v).trim()); }
-      else if (k.startsWith("rack-")) { (body.racks = body.racks || {})[k.slice(5)] = String(v).trim(); }
+      else if (k.startsWith("rack-")) {
+        // Empty: let the engine work the rack out (two players); "-": nothing left on it.
+        const rack = String(v).trim();
+        if (rack) (body.racks = body.racks || {})[k.slice(5)] = rack === "-" ? "" : rack;
+      }
       else body[k] = String(v).trim();
     }
     return body;
@@ -102,7 +106,7 @@
       row.textContent = name + "'s rack ";
       const input = document.createElement("input");
       input.name = "rack-" + i;
-      input.placeholder = "tiles left (empty = none)";
+      input.placeholder = "tiles left, - for none";
       input.setAttribute("aria-label", name + " rack");
       row.append(input);
       box.append(row);

@@ -1,0 +1,161 @@
+"""The live stream: ids are event sequence numbers, Last-Event-ID catches up, heartbeats, and streams end."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+import pytest
+
+from tilecam.firmware.service import GameService
+from tilecam.firmware.store import GameStore
+from tilecam.web.app import create_app
+from tilecam.web.live import LiveState
+from tilecam.web.sse import StreamCounter, event_stream, format_message
+
+
+@pytest.fixture()
+def service(tmp_path):
+    store = GameStore(tmp_path)
+    svc = GameService(store)
+    svc.new_game(["Ann", "Ben"], actor="test")
+    yield svc
+    store.close()
+
+
+@pytest.fixture()
+def app(tmp_path, service):
+    return create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "PIN": "1234", "SSE_HEARTBEAT_S": 0.1,
+                       "SSE_MAX_S": 0.6, "SSE_POLL_S": 0.05}, service=service)
+
+
+def parse(chunks: list[str]) -> list[dict]:
+    """SSE text → messages as dicts with ``id``, ``data`` (parsed), ``comment``, ``retry``."""
+    messages = []
+    for block in "".join(chunks).split("\n\n"):
+        if not block:
+            continue
+        msg: dict = {}
+        for line in block.split("\n"):
+            field, _, value = line.partition(": " if not line.startswith("retry:") else ":")
+            if line.startswith(":"):
+                msg["comment"] = line[1:].strip()
+            elif field == "id":
+                msg["id"] = int(value)
+            elif field == "data":
+                msg["data"] = json.loads(value)
+            elif field == "retry":
+                msg["retry"] = int(value)
+        messages.append(msg)
+    return messages
+
+
+def stream(service, after, **kw):
+    options = {"heartbeat_s": 0.1, "max_s": 0.5, "counter": StreamCounter(), "stopping": threading.Event(),
+               "poll_s": 0.05}
+    options.update(kw)
+    return event_stream(LiveState(service), after, **options)
+
+
+def test_format_message_is_one_data_line_per_message():
+    text = format_message(7, {"a": "line\nbreak", "b": "ü"})
+    assert text.startswith("id: 7\ndata: ") and text.endswith("\n\n") and text.count("\n") == 3
+    assert json.loads(text.split("data: ", 1)[1]) == {"a": "line\nbreak", "b": "ü"}
+
+
+def test_fresh_stream_starts_with_the_current_state(service):
+    service.play("8D QUANT", actor="camera")
+    gen = stream(service, None)
+    messages = parse([next(gen), next(gen)])
+    assert messages[0]["retry"] == 1000
+    first = messages[1]
+    assert first["id"] == service.store.last_seq() and first["data"]["event"] is None
+    assert first["data"]["state"]["players"][0]["score"] == 48
+    gen.close()
+
+
+def test_catch_up_sends_every_missed_event_with_its_seq_and_the_state_once(service):
+    start = service.store.last_seq()
+    service.play("8D QUANT", actor="camera")
+    service.pass_turn(actor="camera")
+    service.pass_turn(actor="camera")
+    messages = [m for m in parse(list(stream(service, start, max_s=0.2))) if "id" in m]
+    assert [m["id"] for m in messages] == [start + 1, start + 2, start + 3]
+    assert [m["data"]["event"]["kind"] for m in messages] == ["play", "pass", "pass"]
+    assert ["state" in m["data"] for m in messages] == [False, False, True]
+    assert messages[-1]["data"]["state"]["seq"] == start + 3
+
+
+def test_idle_stream_sends_heartbeats_and_ends_at_max_s(service):
+    t0 = time.monotonic()
+    messages = parse(list(stream(service, service.store.last_seq(), heartbeat_s=0.1, max_s=0.45)))
+    elapsed = time.monotonic() - t0
+    assert 0.4 <= elapsed < 2.0
+    assert sum(1 for m in messages if m.get("comment") == "heartbeat") >= 3
+
+
+def test_a_new_event_reaches_an_open_stream_quickly(service):
+    gen = stream(service, service.store.last_seq(), max_s=5.0, heartbeat_s=10.0)
+    assert "retry" in next(gen)
+    committed = {}
+
+    def commit():
+        time.sleep(0.2)
+        committed["t"] = time.monotonic()
+        service.play("8D QUANT", actor="camera")
+
+    threading.Thread(target=commit).start()
+    message = parse([next(gen)])[0]
+    latency = time.monotonic() - committed["t"]
+    assert message["data"]["event"]["kind"] == "play" and message["data"]["state"]["players"][0]["score"] == 48
+    assert latency < 1.0
+    gen.close()
+
+
+def test_closing_the_generator_frees_the_stream(service):
+    counter = StreamCounter()
+    gen = stream(service, service.store.last_seq(), counter=counter, max_s=5.0)
+    next(gen)
+    assert counter.open == 1 and counter.opened == 1
+    gen.close()  # what waitress does when the client has gone
+    assert counter.open == 0
+
+
+def test_stopping_the_server_ends_streams(service):
+    stopping = threading.Event()
+    gen = stream(service, service.store.last_seq(), stopping=stopping, max_s=30.0)
+    next(gen)
+    stopping.set()
+    t0 = time.monotonic()
+    list(gen)
+    assert time.monotonic() - t0 < 1.0
+
+
+def test_events_route_honours_last_event_id(app, service):
+    start = service.store.last_seq()
+    service.play("8D QUANT", actor="camera")
+    client = app.test_client()
+    r = client.get("/api/events", headers={"Last-Event-ID": str(start)}, buffered=False)
+    assert r.mimetype == "text/event-stream" and r.headers["Cache-Control"] == "no-cache"
+    messages = parse([chunk.decode() for chunk in r.response])
+    ids = [m["id"] for m in messages if "id" in m]
+    assert ids == [start + 1]
+    assert app.extensions["tilecam.streams"].open == 0
+
+
+def test_events_route_after_query_and_bad_values(app, service):
+    start = service.store.last_seq()
+    service.pass_turn(actor="camera")
+    client = app.test_client()
+    body = client.get(f"/api/events?after={start}").data.decode()
+    assert f"id: {start + 1}\n" in body
+    for bad in ("abc", "-1"):
+        r = client.get("/api/events", headers={"Last-Event-ID": bad})
+        assert r.status_code == 400 and "Last-Event-ID" in r.get_json()["error"]
+
+
+def test_too_many_streams_get_503(app):
+    app.config["SSE_MAX_STREAMS"] = 0
+    r = app.test_client().get("/api/events")
+    assert r.status_code == 503 and r.headers["Retry-After"] == "5"
