@@ -1,0 +1,223 @@
+#!/usr/bin/env bash
+# Prove the Raspberry Pi install on 64-bit ARM without a Pi: an emulated Debian bookworm arm64 (qemu-user +
+# binfmt_misc + debootstrap) in which deploy/install.sh runs for real (apt, user, venv, pip, config, unit; only
+# systemctl is skipped, since systemd does not run in a chroot), then `tilecam doctor`, `tilecam read` on a real
+# photo and `tilecam gcg verify` on the shared games, each compared with the same command on this (x86) machine.
+#
+#   sudo deploy/test-arm64.sh [--root DIR] [--cpu cortex-a72] [--mirror URL] [--shared DIR] [--keep-mounts]
+#
+# Slow (debootstrap ~6 min the first time, the root is reused after that; the install ~10 min under emulation):
+# run by hand, not in CI. Results and timings go to docs/BENCHMARKS.md ("Deploy on arm64").
+#
+# The emulated CPU is a Cortex-A72 (the Pi 4's) by default, the oldest core we support: a wheel built for newer
+# instructions would die with SIGILL here rather than on someone's Pi 4. The model is also run on a Cortex-A76
+# (the Pi 5's).
+# Several functions below are run through `timed` (indirectly), which shellcheck cannot see.
+# shellcheck disable=SC2329
+set -euo pipefail
+
+SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+SOURCE_DIR=$(cd "$SCRIPT_DIR/.." && pwd)
+ROOT=/var/tmp/tilecam-arm64
+CPU=cortex-a72
+SHARED=$(cd "$SOURCE_DIR/.." && pwd)/shared
+MIRROR=""
+KEEP_MOUNTS=0
+HOST_TILECAM=${HOST_TILECAM:-$SOURCE_DIR/.venv/bin/tilecam}
+
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --root) ROOT=${2:?}; shift 2 ;;
+        --cpu) CPU=${2:?}; shift 2 ;;
+        --mirror) MIRROR=${2:?}; shift 2 ;;
+        --shared) SHARED=${2:?}; shift 2 ;;
+        --keep-mounts) KEEP_MOUNTS=1; shift ;;
+        -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+        *) echo "test-arm64.sh: unknown option $1" >&2; exit 2 ;;
+    esac
+done
+
+[ "$(id -u)" = 0 ] || { echo "test-arm64.sh: run as root (binfmt_misc, debootstrap, chroot)" >&2; exit 2; }
+case "$ROOT" in "$SOURCE_DIR"/*) echo "test-arm64.sh: keep --root outside the repository" >&2; exit 2 ;; esac
+
+declare -a RESULTS=()
+T0=$(date +%s)
+timed() {  # timed LABEL CMD…: run, record "label | seconds | status"
+    local label=$1; shift
+    local start end status=0
+    start=$(date +%s.%N)
+    "$@" || status=$?
+    end=$(date +%s.%N)
+    RESULTS+=("$(printf '%s | %.0f s | %s' "$label" "$(echo "$end - $start" | bc)" \
+        "$([ "$status" = 0 ] && echo ok || echo "FAILED ($status)")")")
+    return 0
+}
+say() { echo; echo "=== $* ($(($(date +%s) - T0)) s)"; }
+
+# ------------------------------------------------------------------------------------ host tools and binfmt
+need=()
+command -v qemu-aarch64-static >/dev/null || need+=(qemu-user-static)
+command -v debootstrap >/dev/null || need+=(debootstrap)
+command -v bc >/dev/null || need+=(bc)
+if [ ${#need[@]} -gt 0 ]; then
+    say "apt-get install ${need[*]}"
+    apt-get install -y -q "${need[@]}" || { apt-get update -q && apt-get install -y -q "${need[@]}"; }
+fi
+if ! mountpoint -q /proc/sys/fs/binfmt_misc; then
+    mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc
+fi
+if [ ! -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ]; then
+    # The F flag in Debian's line makes the kernel open the interpreter now, so it works inside the chroot too.
+    cat /usr/lib/binfmt.d/qemu-aarch64.conf > /proc/sys/fs/binfmt_misc/register
+fi
+
+if [ -z "$MIRROR" ]; then
+    # The machine's own Debian mirror (deb822 sources or the classic list).
+    MIRROR=$(sed -n 's/^URIs: *\([^ ]*debian\/*\)$/\1/p' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -n 1)
+    [ -n "$MIRROR" ] || MIRROR=$(awk '$1 == "deb" && $2 ~ /debian\/?$/ {print $2; exit}' /etc/apt/sources.list 2>/dev/null)
+    [ -n "$MIRROR" ] || MIRROR=http://deb.debian.org/debian
+fi
+
+# ------------------------------------------------------------------------------------ the arm64 root
+if [ ! -x "$ROOT/usr/bin/python3" ]; then
+    say "debootstrap bookworm arm64 into $ROOT from $MIRROR"
+    timed "debootstrap --arch=arm64 --variant=minbase bookworm" \
+        debootstrap --arch=arm64 --variant=minbase --include=python3,python3-venv,python3-pip,ca-certificates \
+        bookworm "$ROOT" "$MIRROR"
+fi
+security=${MIRROR%/debian*}/debian-security
+cat > "$ROOT/etc/apt/sources.list" <<EOF
+deb $MIRROR bookworm main
+deb $MIRROR bookworm-updates main
+deb $security bookworm-security main
+EOF
+
+MOUNTED=()
+cleanup() {
+    local i
+    if [ "$KEEP_MOUNTS" = 0 ]; then
+        for ((i = ${#MOUNTED[@]} - 1; i >= 0; i--)); do umount "${MOUNTED[i]}" || true; done
+    fi
+}
+trap cleanup EXIT
+for d in proc sys dev dev/pts; do
+    if ! mountpoint -q "$ROOT/$d"; then
+        mount --bind "/$d" "$ROOT/$d"
+        MOUNTED+=("$ROOT/$d")
+    fi
+done
+cp /etc/resolv.conf "$ROOT/etc/resolv.conf"
+# This machine reaches the package index through a TLS proxy whose CA is in its bundle; the arm64 root's own
+# bundle lacks it, so pip inside uses a copy of this one.
+cp /etc/ssl/certs/ca-certificates.crt "$ROOT/etc/ssl/certs/host-ca-bundle.crt"
+BUNDLE=/etc/ssl/certs/host-ca-bundle.crt
+
+# The source tree as a release would ship it, and the shared test data.
+say "copying the source tree and the shared data into $ROOT"
+rm -rf "$ROOT/opt/src/tilecam"
+mkdir -p "$ROOT/opt/src/tilecam" "$ROOT/srv/shared"
+tar -C "$SOURCE_DIR" --exclude=./.venv --exclude=./.git --exclude=./build --exclude='*.egg-info' \
+    --exclude=__pycache__ --exclude=.pytest_cache --exclude=.hypothesis -cf - . | tar -C "$ROOT/opt/src/tilecam" -xf -
+if [ -d "$SHARED/data" ]; then
+    rm -rf "$ROOT/srv/shared/data"
+    cp -a "$SHARED/data" "$ROOT/srv/shared/data"
+fi
+
+# Run a command inside the root with a clean environment: the host's REQUESTS_CA_BUNDLE/CURL_CA_BUNDLE would name
+# the root's own bundle (without the proxy CA) and override pip's --cert.
+inside() {
+    chroot "$ROOT" env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
+        LANG=C.UTF-8 QEMU_CPU="$CPU" PIP_CERT="$BUNDLE" REQUESTS_CA_BUNDLE="$BUNDLE" SSL_CERT_FILE="$BUNDLE" \
+        PIP_DEFAULT_TIMEOUT=180 PIP_DISABLE_PIP_VERSION_CHECK=1 "$@"
+}
+as_service() { inside runuser -u tilecam -- "$@"; }
+
+OUT=$ROOT/tmp/tilecam-test
+rm -rf "$OUT"
+mkdir -p "$OUT"
+say "uname inside: $(inside uname -m), emulated CPU $CPU"
+
+# ------------------------------------------------------------------------------------ install (twice: upgrade)
+say "deploy/install.sh inside the arm64 root (first install)"
+timed "install.sh, first run (apt, user, venv, pip)" \
+    inside /opt/src/tilecam/deploy/install.sh --doctor-source demo
+echo "# edited by test-arm64.sh" >> "$ROOT/etc/tilecam/config.toml"
+say "deploy/install.sh again (an upgrade in place must keep the config)"
+timed "install.sh, second run (upgrade in place)" \
+    inside /opt/src/tilecam/deploy/install.sh --doctor-source demo
+timed "config kept across the upgrade" grep -q '^# edited by test-arm64.sh' "$ROOT/etc/tilecam/config.toml"
+inside /opt/tilecam/venv/bin/python -c \
+    'import numpy, cv2, onnxruntime, sys; print("python", sys.version.split()[0], "numpy", numpy.__version__, numpy.__file__, "opencv", cv2.__version__, "onnxruntime", onnxruntime.__version__)' \
+    | tee "$OUT/versions.txt"
+timed "venv uses apt's numpy (no second numpy in the venv)" \
+    grep -q 'numpy 1.24.2 /usr/lib/python3/dist-packages/numpy' "$OUT/versions.txt"
+
+# ------------------------------------------------------------------------------------ doctor
+run_doctor() {
+    local status=0
+    as_service tilecam doctor --config /etc/tilecam/config.toml --source demo > "$OUT/doctor.txt" 2>&1 || status=$?
+    cat "$OUT/doctor.txt"
+    return "$status"
+}
+model_on() {  # the model check on another emulated core (bash's dynamic scope hands CPU to `inside`)
+    local CPU=$1
+    inside /opt/tilecam/venv/bin/tilecam doctor --only packages,model --data-dir /tmp
+}
+say "tilecam doctor --source demo (as the service user)"
+timed "tilecam doctor --source demo" run_doctor
+
+# ------------------------------------------------------------------------------------ the model on Pi 4 and 5 cores
+for cpu in cortex-a72 cortex-a76; do
+    say "model check on an emulated $cpu"
+    timed "packages and model checks on an emulated $cpu" model_on "$cpu"
+done
+
+# ------------------------------------------------------------------------------------ same results as x86
+compare() {  # compare LABEL ARGS…: tilecam ARGS on x86 and inside, outputs must match (timings filtered)
+    local label=$1; shift
+    local name=${label// /_}
+    local host_args=() arm_args=() a
+    for a in "$@"; do
+        host_args+=("${a//@SHARED@/$SHARED}")
+        arm_args+=("${a//@SHARED@//srv/shared}")
+    done
+    if ! "$HOST_TILECAM" "${host_args[@]}" > "$OUT/$name.x86.txt" 2>&1; then
+        echo "(exit status non-zero)" >> "$OUT/$name.x86.txt"
+    fi
+    if ! as_service tilecam "${arm_args[@]}" > "$OUT/$name.arm64.txt" 2>&1; then
+        echo "(exit status non-zero)" >> "$OUT/$name.arm64.txt"
+    fi
+    # Timings and paths differ between the machines; everything else must be the same.
+    local filter='s#/srv/shared#SHARED#g; s#'"$SHARED"'#SHARED#g; s/[0-9.]+ ?(ms|s)\b/TIME/g'
+    diff <(sed -E "$filter" "$OUT/$name.x86.txt") <(sed -E "$filter" "$OUT/$name.arm64.txt")
+}
+
+have_command() { "$HOST_TILECAM" "$1" --help >/dev/null 2>&1; }
+
+if have_command gcg; then
+    say "tilecam gcg verify on the shared games (x86 and arm64)"
+    mapfile -t games < <(cd "$SHARED/data/gcg" && ls ./*.gcg)
+    timed "tilecam gcg verify, ${#games[@]} shared games, same output as x86" \
+        compare "gcg verify" gcg verify "${games[@]/#./@SHARED@/data/gcg}"
+else
+    RESULTS+=("tilecam gcg verify | – | not built yet (no \`tilecam gcg\` command)")
+fi
+if have_command read; then
+    photo=data/real-boards/scrabscrap/game01/image-27.jpg
+    say "tilecam read $photo (x86 and arm64)"
+    timed "tilecam read on a real photo, same board as x86" \
+        compare "read" read "@SHARED@/$photo" --tiles german
+else
+    RESULTS+=("tilecam read | – | not built yet (no \`tilecam read\` command)")
+fi
+
+# ------------------------------------------------------------------------------------ report
+say "summary (emulated $CPU, results in $OUT)"
+echo "| step | time | result |"
+echo "| --- | --- | --- |"
+failed=0
+for r in "${RESULTS[@]}"; do
+    echo "| $r |"
+    case "$r" in *FAILED*) failed=1 ;; esac
+done
+exit "$failed"
