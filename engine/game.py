@@ -196,6 +196,9 @@ class Game:
     def _check_turn(self, player: int | None) -> int:
         if self._s.ended:
             raise IllegalMove("the game is over")
+        reason = self.finished_reason
+        if reason:
+            raise IllegalMove(f"the game has reached its end ({reason}); challenge the last play or call end()")
         if player is not None and player != self._s.turn:
             raise IllegalMove(f"it is {self.players[self._s.turn]}'s turn, not {self.players[player]}'s")
         return self._s.turn

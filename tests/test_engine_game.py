@@ -220,3 +220,13 @@ def test_event_dict_round_trip():
         Event.from_dict({**d, "colour": "red"})
     with pytest.raises(IllegalMove):
         Event.from_dict({**d, "kind": "teleport"})
+
+
+def test_no_turns_after_the_end_is_reached_but_the_last_play_can_still_be_challenged():
+    g = Game(["a", "b"], tiny_rules())
+    play_out(g)
+    with pytest.raises(IllegalMove, match=r"reached its end \(out\)"):
+        g.pass_turn()
+    g.challenge(valid=False)  # the going-out play was a phony: back to the game
+    assert g.finished_reason is None and g.rack_counts == [2, 1]
+    g.pass_turn()
