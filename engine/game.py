@@ -157,6 +157,28 @@ class Game:
         top = max(self._s.scores)
         return [i for i, sc in enumerate(self._s.scores) if sc == top]
 
+    def is_word(self, word: str) -> bool:
+        """Whether the lexicon holds ``word`` (any case); a ``?`` (a blank not named yet) matches any letter that
+        makes a word. Raises ``IllegalMove`` without a lexicon."""
+        if self.lexicon is None:
+            raise IllegalMove("no lexicon to judge words")
+        word = word.upper()
+        if "?" not in word:
+            return word in self.lexicon
+        head, _, tail = word.partition("?")
+        if not self.lexicon.has_prefix(head):
+            return False
+        return any(self.is_word(head + letter + tail) for letter in self.rules.tiles.letters)
+
+    def copy(self) -> "Game":
+        """An independent copy (undo and redo stacks included) to try commands on."""
+        other = Game.__new__(Game)
+        other.rules, other.players, other.lexicon = self.rules, list(self.players), self.lexicon
+        other._s = self._s.copy()
+        other._undo = [s.copy() for s in self._undo]
+        other._redo = [s.copy() for s in self._redo]
+        return other
+
     def score_play(self, placement: Placement) -> ScoredPlay:
         """Score a placement on the current board without playing it (checks legality, not words)."""
         return score(self._s.board, placement, self.rules)
@@ -225,7 +247,7 @@ class Game:
         if short:
             raise IllegalMove(f"{placement}: no {', '.join(sorted(short))} left unseen (the set holds no more)")
         if self.rules.challenge == "void" and self.lexicon is not None:
-            phonies = [w.word.upper() for w in scored.words if w.word.upper() not in self.lexicon]
+            phonies = [w.word.upper() for w in scored.words if not self.is_word(w.word)]
             if phonies:
                 raise PhonyWord(phonies)
         for r, c, tile in placement.new_tiles():
@@ -312,7 +334,7 @@ class Game:
         if valid is None:
             if self.lexicon is None:
                 raise IllegalMove("no lexicon to judge the challenge: say whether the play is valid")
-            valid = all(w.upper() in self.lexicon for w in last.words)
+            valid = all(self.is_word(w) for w in last.words)
         if not valid:
             return self.withdraw(note="challenged off")
         rule = self.rules.challenge

@@ -3,7 +3,8 @@
 A placement is legal when its tiles lie in one line on empty squares, contiguous with any played-through
 letters, the placement spans the whole main word, and it touches the tiles already down (the first move instead
 covers the centre with at least two tiles). Word validity is a separate question (see ``Game`` and
-``Lexicon``). :func:`check` returns every word formed, main word first, then the cross words in order.
+``Lexicon``). A blank whose letter is not known yet (``Tile("?", is_blank=True)``, what the camera sees before
+anyone says) is allowed: neither legality nor the score depends on the letter a blank stands for. :func:`check` returns every word formed, main word first, then the cross words in order.
 
 >>> from tilecam.engine.board import Board
 >>> from tilecam.engine.move import Placement
@@ -70,8 +71,6 @@ def check(board: Board, placement: Placement) -> list[FormedWord]:
         else:
             if on_board is not None:
                 raise IllegalPlacement(f"{placement}: square ({r}, {c}) is already occupied by {on_board}")
-            if tile.letter == "?":
-                raise IllegalPlacement(f"{placement}: a blank must carry its designated letter")
             main_tiles.append(tile)
             main_new.append(True)
             new_squares.append((r, c, tile))

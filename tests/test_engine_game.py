@@ -230,3 +230,22 @@ def test_no_turns_after_the_end_is_reached_but_the_last_play_can_still_be_challe
     g.challenge(valid=False)  # the going-out play was a phony: back to the game
     assert g.finished_reason is None and g.rack_counts == [2, 1]
     g.pass_turn()
+
+
+def test_unnamed_blank_is_scored_and_judged_by_any_letter():
+    g = Game(["a", "b"], Rules(challenge="void"), lexicon=LEX)
+    event = g.play(P("8D", "QUA?T"))
+    assert event.score == (20 + 1 + 1 + 0 + 1) * 2 and event.word == "QUA?T" and event.words == ("QUA?T",)
+    with pytest.raises(PhonyWord):
+        g.play(P("9D", "?Z"))  # Q? can be QI, but no letter makes ?Z a word, and UZ is none
+    assert g.is_word("Q?") and not g.is_word("?Z") and g.is_word("??")
+
+
+def test_copy_is_independent():
+    g = Game(["a", "b"])
+    g.play(P("8D", "QUANT"))
+    c = g.copy()
+    c.pass_turn()
+    c.undo()
+    c.undo()
+    assert c.board.is_empty() and not g.board.is_empty() and g.scores == [48, 0] and g.can_undo
