@@ -95,6 +95,7 @@
     const pause = document.getElementById("pause-btn");
     pause.dataset.paused = state.status === "paused" ? "true" : "false";
     pause.textContent = state.status === "paused" ? "Resume" : "Pause";
+    document.getElementById("pending").textContent = (state.pending || []).map((q) => q.question).join(" ");
     const box = document.getElementById("end-racks");
     const names = (state.players || []).map((p) => p.name);
     if (box.dataset.names === JSON.stringify(names)) return;

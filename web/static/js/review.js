@@ -88,22 +88,21 @@
   }
 
   function drawStats() {
+    // One card per player (a wide table would not fit a phone).
     const box = $("stats");
-    const table = el("table", "list");
-    const head = el("tr");
-    ["", "final", "plays", "bingos", "avg / turn", "best move", "phonies", "exchanges", "passes"].forEach((h) => head.append(el("th", null, h)));
-    table.append(head);
-    data.stats.players.forEach((s) => {
-      const tr = el("tr");
-      const best = s.best ? s.best.position + " " + s.best.word + " " + s.best.score : "—";
-      [s.name, s.final, s.plays, s.bingos, s.average_per_turn, best, s.phonies, s.exchanges, s.passes]
-        .forEach((v) => tr.append(el("td", null, v)));
-      table.append(tr);
+    box.replaceChildren();
+    data.stats.players.forEach((s, p) => {
+      const card = el("div", "stat-card");
+      const title = el("h3", null, s.name);
+      title.style.color = COLORS[p % COLORS.length];
+      const dl = el("dl", "stats");
+      const best = s.best ? s.best.position + " " + s.best.word + " (" + s.best.score + ")" : "—";
+      [["final score", s.final], ["plays", s.plays], ["bingos", s.bingos], ["average per turn", s.average_per_turn],
+        ["best move", best], ["phonies withdrawn", s.phonies], ["exchanges", s.exchanges], ["passes", s.passes]]
+        .forEach(([k, v]) => { const d = el("div"); d.append(el("dt", null, k), el("dd", null, v)); dl.append(d); });
+      card.append(title, dl);
+      box.append(card);
     });
-    const wrap = el("div");
-    wrap.style.overflowX = "auto";
-    wrap.append(table);
-    box.replaceChildren(wrap);
   }
 
   async function show(i) {

@@ -1,0 +1,211 @@
+"""End to end in headless Debian Chromium against a real waitress server on a loopback port.
+
+Skipped, with the reason, when /usr/bin/chromium or Playwright is missing (``make test`` installs Chromium when it
+may). Screenshots of the phone, control and review views are written to ``$TILECAM_SCREENSHOTS`` (default: the
+test's temporary folder) so a person can look at them.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+PIN = "246810"
+PHONE = {"width": 360, "height": 740}
+
+pytestmark = pytest.mark.browser
+
+if not (os.path.exists(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
+    pytest.skip(f"{CHROMIUM} is missing (apt-get install -y chromium; `make test` does it as root)",
+                allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (Python) is not installed")
+
+from tilecam.engine.lexicon import Lexicon  # noqa: E402
+from tilecam.firmware.service import GameService  # noqa: E402
+from tilecam.firmware.store import GameStore  # noqa: E402
+from tilecam.web.app import create_app  # noqa: E402
+from tilecam.web.server import ServerThread  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    data = tmp_path_factory.mktemp("web-browser")
+    store = GameStore(data)
+    service = GameService(store, lexicon=Lexicon.from_words(["QUANT", "QAT", "AT", "ZA"]))
+    app = create_app({"DATA_DIR": str(data), "PIN": PIN, "SSE_HEARTBEAT_S": 5.0}, service=service)
+    with ServerThread(app, threads=24) as server:
+        yield server, service
+    store.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture()
+def shots(tmp_path) -> Path:
+    folder = Path(os.environ.get("TILECAM_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.fixture()
+def page(browser):
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
+                                  bypass_csp=True)  # Playwright evaluates its wait predicates as strings
+    p = context.new_page()
+    errors: list[str] = []
+    p.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield p
+    context.close()
+    assert errors == [], errors
+
+
+def rows_in_moves(page) -> int:
+    return page.eval_on_selector("#moves tbody", "t => t.children.length")
+
+
+def test_a_committed_move_appears_on_an_open_phone_page_within_a_second(served, page, shots):
+    server, service = served
+    service.new_game(["Ann", "Benedikt"], {"clock_seconds": 1500}, actor="test")
+    service.play("8D QUANT", actor="camera")
+    page.goto(server.url + "/")
+    page.wait_for_selector("#conn.live-ok", timeout=5000)
+    assert rows_in_moves(page) == 1
+    board_box = page.locator(".board-wrap").bounding_box()
+    last_box = page.locator("#last-move").bounding_box()
+
+    t0 = time.monotonic()
+    service.play("D8 .AT", actor="camera")
+    page.wait_for_function("document.querySelector('#moves tbody').children.length === 2", timeout=1000)
+    latency = time.monotonic() - t0
+    assert latency < 1.0
+
+    assert "QAT" in page.inner_text("#last-move")
+    assert page.inner_text("#players").split() .count("12") == 1
+    assert page.locator("#board svg .last").count() == 2
+    # No layout shift: the board and the last-move box did not move or change size.
+    assert page.locator(".board-wrap").bounding_box() == board_box
+    assert page.locator("#last-move").bounding_box() == last_box
+    # Fits a 360-px phone: nothing wider than the screen.
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.screenshot(path=str(shots / "phone-live.png"), full_page=True)
+
+
+def test_stream_resumes_after_a_reconnect_without_losing_events(served, page):
+    server, service = served
+    service.new_game(["Ann", "Ben"], actor="test")
+    page.goto(server.url + "/")
+    page.wait_for_selector("#conn.live-ok", timeout=5000)
+    page.evaluate("window.tilecamSource.close()")
+    service.play("8D QUANT", actor="camera")
+    service.pass_turn(actor="camera")
+    # Reopen as the browser would after a drop; it resumes from the last id it saw.
+    page.evaluate("""() => { const r = document.getElementById('live');
+        const s = new EventSource(r.dataset.eventsUrl + '?after=' + r.dataset.seq);
+        s.onmessage = (e) => { const m = JSON.parse(e.data); if (m.state) r.dataset.seen = m.state.moves.length; }; }""")
+    page.wait_for_function("document.getElementById('live').dataset.seen === '2'", timeout=3000)
+
+
+def test_correction_flow_with_the_pin(served, page, shots):
+    server, service = served
+    service.new_game(["Ann", "Ben"], actor="test")
+    service.play("8D QUAN?", actor="camera")
+    page.goto(server.url + "/control")
+    assert page.locator("#controls").is_hidden()
+    messages: list[str] = []
+    page.once("dialog", lambda d: (messages.append(d.message), d.accept()))
+    page.fill("#pin", "000000")
+    page.click("#pin-form button")
+    page.wait_for_timeout(300)
+    assert messages and "wrong PIN" in messages[0] and page.locator("#controls").is_hidden()
+
+    page.fill("#pin", PIN)
+    page.click("#pin-form button")
+    page.wait_for_selector("#controls", state="visible")
+    # Name the blank.
+    page.click("text=Blank's letter")
+    page.fill("form[data-action=set_blank] input[name=square]", "H8")
+    page.fill("form[data-action=set_blank] input[name=letter]", "t")
+    page.click("form[data-action=set_blank] button")
+    page.wait_for_function("document.querySelector('#moves tbody td.mv').textContent.includes('QUANt')", timeout=2000)
+    # Correct a misread tile: it was a real T.
+    page.click("text=Correct a misread tile")
+    page.fill("form[data-action=correct_tile] input[name=square]", "H8")
+    page.fill("form[data-action=correct_tile] input[name=letter]", "T")
+    page.click("form[data-action=correct_tile] button")
+    page.wait_for_function("document.querySelector('#players').textContent.includes('48')", timeout=2000)
+    assert service.state()["board"][7] == "...QUANT......."
+    # A refused command shows the service's reason.
+    page.click("button[data-action=withdraw]")
+    page.click("button[data-action=withdraw]")
+    page.wait_for_function("document.getElementById('msg').classList.contains('bad')", timeout=2000)
+    assert "no play" in page.inner_text("#msg")
+    page.click("button[data-action=pass]")
+    page.wait_for_function("document.querySelector('#moves tbody td.mv').textContent === 'pass'", timeout=2000)
+    kinds = [e.kind for e in service.store.events(service.game_id)]
+    assert kinds[-4:] == ["set_blank", "correct_tile", "withdraw", "pass"]
+    page.screenshot(path=str(shots / "phone-control.png"), full_page=True)
+
+
+def test_review_replay_steps_through_a_game(served, page, shots):
+    server, service = served
+    game = service.new_game(["Ann", "Ben"], actor="test")
+    service.play("8D QUANT", actor="camera", snapshot_jpeg=_tiny_jpeg())
+    service.play("D8 .AT", actor="camera")
+    service.pass_turn(actor="camera")
+    page.goto(f"{server.url}/review/{game}")
+    page.wait_for_function("document.getElementById('review').dataset.shown === '3'", timeout=3000)
+    assert page.inner_text("#pos") == "3 / 3"
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function("document.getElementById('review').dataset.shown === '2'", timeout=2000)
+    assert "Ben: D8 .AT +12" in page.inner_text("#move-info")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function("document.getElementById('review').dataset.shown === '1'", timeout=2000)
+    assert page.locator("#snapshot img").count() == 1
+    assert page.locator("#board svg .tile").count() == 5
+    page.keyboard.press("Home")
+    page.wait_for_function("document.getElementById('review').dataset.shown === '0'", timeout=2000)
+    assert page.locator("#board svg .tile").count() == 0
+    page.click("#last")
+    page.wait_for_function("document.getElementById('review').dataset.shown === '3'", timeout=2000)
+    assert page.locator("#chart polyline").count() == 2
+    assert "Ann" in page.inner_text("#stats") and "48" in page.inner_text("#stats")
+    page.screenshot(path=str(shots / "phone-review.png"), full_page=True)
+
+
+def test_device_page_on_a_landscape_tv(served, browser, shots):
+    server, service = served
+    context = browser.new_context(viewport={"width": 1280, "height": 720}, bypass_csp=True)
+    page = context.new_page()
+    page.goto(server.url + "/device")
+    page.wait_for_selector("#conn.live-ok", timeout=5000)
+    assert page.locator("svg.qr").count() == 1
+    board = page.locator(".board-wrap").bounding_box()
+    assert board["y"] + board["height"] <= 720 + 1  # the whole board is on screen
+    page.screenshot(path=str(shots / "tv-device.png"))
+    context.close()
+
+
+def _tiny_jpeg() -> bytes:
+    import cv2
+    import numpy as np
+
+    ok, buf = cv2.imencode(".jpg", np.full((48, 64, 3), 128, np.uint8))
+    assert ok
+    return buf.tobytes()
+
+
+def test_screenshots_folder_is_usable(shots):
+    assert shutil.disk_usage(shots).free > 0
