@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import asdict, dataclass, fields
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from .board import Board
 from .errors import IllegalMove, PhonyWord
@@ -432,6 +432,3 @@ class Game:
         s.ended = True
         self._commit(s)
         return events
-
-    def events_since(self, index: int) -> Iterable[Event]:
-        return iter(self._s.history[index:])
