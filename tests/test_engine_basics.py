@@ -138,3 +138,21 @@ def test_board_text_round_trip_and_errors():
     with pytest.raises(IndexError):
         b[15, 0]
     assert Board().is_empty()
+
+
+def test_super_scrabble_is_just_data():
+    lay = Layout.load("super21")
+    cells = [lay.premium(r, c) for r in range(21) for c in range(21)]
+    counts = {p: cells.count(p) for p in ("QW", "QL", "TW", "DW", "TL", "DL")}
+    assert counts == {"QW": 4, "QL": 8, "TW": 16, "DW": 41, "TL": 20, "DL": 36}  # variants.md §2
+    assert lay.size == 21 and lay.center == (10, 10)
+    tiles = TileSet.load("english-super")
+    assert tiles.total == 200 and tiles.blanks == 4
+    rules = Rules(layout="super21", tileset="english-super")
+    from tilecam.engine.game import Game
+    from tilecam.engine.move import Placement
+
+    g = Game(["a", "b"], rules)
+    assert g.bag_count == 186 and len(g.board.rows()) == 21
+    assert g.play(Placement.from_gcg("11K", "ZA")).score == (10 + 1) * 2
+    assert g.play(Placement.from_gcg("K11", ".A")).score == 10 + 1  # the star is spent; K12 is plain
