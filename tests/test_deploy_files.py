@@ -180,3 +180,12 @@ def test_pins_agree_with_pyproject() -> None:
     for name, version in constraints().items():
         if name in minimums:
             assert tuple(int(x) for x in version.split(".")) >= minimums[name], name
+
+
+def test_readme_puts_the_two_commands_first_then_the_pi_install_then_the_guides() -> None:
+    readme = (ROOT / "README.md").read_text()
+    order = [readme.index("make run"), readme.index("make test"), readme.index("## Install on a Raspberry Pi"),
+             readme.index("sudo deploy/install.sh"), readme.index("## Guides")]
+    assert order == sorted(order)
+    for guide in ("docs/INSTALL.md", "docs/CAMERA.md"):
+        assert f"]({guide})" in readme and (ROOT / guide).is_file()
