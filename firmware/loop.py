@@ -41,6 +41,15 @@ class DetectedEvent(Protocol):
     kind: str
 
 
+@dataclass(frozen=True, slots=True)
+class DetectedMove:
+    """A plain detected event, for consumers that have no type of their own (stand-ins, replays)."""
+
+    kind: str                      # "play" or "pass"
+    placement: Any = None          # an engine Placement for a play
+    confidence: float = 1.0
+
+
 class FrameConsumer(Protocol):
     """The move tracker's side of the loop: gets full-size BGR images with their time, returns detected events."""
 

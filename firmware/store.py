@@ -234,13 +234,14 @@ def default_path() -> Path:
 
 
 class GameStore:
-    """The SQLite game store. ``GameStore(path)``; ``path=None`` uses :func:`default_path`; a directory gets
-    ``tilecam.sqlite3`` inside it. Safe to share between threads."""
+    """The SQLite game store. ``GameStore(path)``; ``path=None`` uses :func:`default_path`; a folder (an existing
+    one, or a new name without a suffix such as ``data``) gets ``tilecam.sqlite3`` inside it. Safe to share between
+    threads."""
 
     def __init__(self, path: str | Path | None = None, *, busy_timeout_s: float = 10.0) -> None:
         p = Path(path) if path is not None else default_path()
-        if p.is_dir() or (path is not None and str(path).endswith(("/", "\\"))):
-            p = p / DB_FILENAME
+        if p.is_dir() or (not p.exists() and not p.suffix):
+            p = p / DB_FILENAME  # a data folder (existing, or to be made: a name without a file suffix)
         p.parent.mkdir(parents=True, exist_ok=True)
         self.path = p
         self._busy_ms = int(busy_timeout_s * 1000)

@@ -39,6 +39,10 @@ def test_directory_path_gets_the_default_file_name(tmp_path):
     with GameStore(tmp_path) as s:
         assert s.path == tmp_path / store_mod.DB_FILENAME
         assert s.path.exists()
+    with GameStore(tmp_path / "new-data") as s:                 # a folder still to be made
+        assert s.path == tmp_path / "new-data" / store_mod.DB_FILENAME
+    with GameStore(tmp_path / "games.db") as s:                 # a file name
+        assert s.path == tmp_path / "games.db"
 
 
 def test_create_game_stores_players_settings_and_a_first_event(store):

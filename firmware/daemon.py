@@ -1,0 +1,373 @@
+"""The scorekeeper process: camera → move tracker → game service → store, with the web scoreboard beside it.
+
+:class:`Daemon` wires the parts from one :class:`~tilecam.firmware.config.Config`:
+
+* the store in ``data_dir`` and a :class:`~tilecam.firmware.service.GameService` over it; the unfinished game is
+  resumed exactly where it was (or a new one is started from ``[game]``);
+* the frame source (``--source``) and the capture loop; detected plays become ``service.play(…)`` with a JPEG of the
+  settled frame; a refused one is logged and the tracker re-synced to the game's board — never forced;
+* the move tracker, told the game's board at start and whenever the board changes other than by the camera (an undo
+  from a button, a correction from the web);
+* the web app (``tilecam.web.create_app(service=…)``) served by waitress in a thread; its URL (the LAN address) and a
+  QR code are printed;
+* the clock buttons, when pins are configured; systemd's READY/WATCHDOG/STATUS (``firmware/sdnotify.py``).
+
+SIGTERM and SIGINT stop the loop, the web server and the buttons cleanly. A SIGKILL loses nothing committed: every
+event is durable in SQLite before anyone is told about it, and the next start resumes from the store.
+"""
+
+from __future__ import annotations
+
+import importlib
+import io
+import logging
+import signal
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from tilecam.firmware.config import Config
+from tilecam.firmware.loop import CaptureLoop, LoopStatus
+from tilecam.firmware.service import CommandRefused, GameService
+from tilecam.firmware.sources import Frame, FrameSource, open_source_spec
+from tilecam.firmware.store import GameSettings, GameStore
+
+log = logging.getLogger(__name__)
+CAMERA = "camera"
+
+
+class StartupError(RuntimeError):
+    """The daemon cannot start (the web port is taken, …); the message says what to do."""
+
+
+class NullTracker:
+    """Used when no move tracker is installed: it watches and reports nothing (it never invents a move)."""
+
+    reason = "no move tracker installed (tilecam.vision.tracker): watching only"
+
+    def feed(self, image: Any, t: float) -> list[Any]:
+        return []
+
+    def sync(self, board_rows: list[str]) -> None:
+        pass
+
+
+def make_tracker(factory: str, board_rows: list[str], tileset: str) -> Any:
+    """The consumer named by ``module:callable`` (called with the board rows and tile set name), or the project's
+    tracker when ``factory`` is empty, or :class:`NullTracker` when there is none yet."""
+    if factory:
+        module_name, _, attr = factory.partition(":")
+        module = importlib.import_module(module_name)
+        return getattr(module, attr or "make_tracker")(board_rows, tileset)
+    try:
+        tracker_module = importlib.import_module("tilecam.vision.tracker")
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("tilecam.vision.tracker",):
+            raise
+        return NullTracker()
+    return tracker_module.make_tracker(board_rows, tileset)
+
+
+def encode_snapshot(image: Any, width: int, quality: int) -> bytes | None:
+    """The frame as a JPEG at most ``width`` pixels wide (what the review page shows for each move)."""
+    import cv2
+
+    h, w = image.shape[:2]
+    if w > width:
+        image = cv2.resize(image, (width, max(1, round(h * width / w))), interpolation=cv2.INTER_AREA)
+    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
+    return buf.tobytes() if ok else None
+
+
+def terminal_qr(text: str) -> str:
+    """``text`` as a QR code drawn with block characters, for the terminal."""
+    import qrcode
+
+    qr = qrcode.QRCode(border=1)
+    qr.add_data(text)
+    out = io.StringIO()
+    qr.print_ascii(out=out, invert=True)
+    return out.getvalue()
+
+
+class Daemon:
+    """``Daemon(config).run(max_seconds=None, max_frames=None) -> exit status``. ``say`` prints progress lines;
+    ``source``/``tracker`` replace the configured ones (tests)."""
+
+    def __init__(self, config: Config, *, say: Callable[[str], None] = print, source: FrameSource | None = None,
+                 tracker: Any = None) -> None:
+        self.config = config
+        self.say = say
+        self._source_override = source
+        self._tracker_override = tracker
+        self.service: GameService | None = None
+        self.loop: CaptureLoop | None = None
+        self.tracker: Any = None
+        self.url: str | None = None
+        self._stopping = threading.Event()
+        self._synced_seq = 0
+        self._last_sync_check = 0.0
+        self._watchdog: Any = None
+
+    # ------------------------------------------------------------------------------------------------ run
+
+    def run(self, max_seconds: float | None = None, max_frames: int | None = None) -> int:
+        cfg = self.config
+        started = time.monotonic()
+        store = GameStore(Path(cfg.data_dir) if cfg.data_dir else None)
+        web = buttons = None
+        try:
+            self.service = service = GameService(store, lexicon=self._lexicon())
+            game_id = service.resume()
+            if game_id is not None:
+                state = service.state()
+                self.say(f"tilecam: resumed game {game_id} ({', '.join(p['name'] for p in state['players'])}; "
+                         f"{len(state['moves'])} moves so far)")
+            elif cfg.game.auto_start:
+                game_id = service.new_game(list(cfg.game.players), self._settings(), actor="daemon")
+                self.say(f"tilecam: new game {game_id}: {', '.join(cfg.game.players)}")
+            else:
+                self.say("tilecam: no game in progress; start one on the web page")
+
+            if self._source_override is not None:
+                source, reason = self._source_override, "given"
+            else:
+                choice = open_source_spec(cfg.camera.source, realtime_recordings=cfg.camera.realtime,
+                                          realtime_demo=cfg.camera.realtime, fps=cfg.camera.fps,
+                                          picamera=self._pi_settings())
+                source, reason = choice.source, choice.reason
+            self.say(f"tilecam: camera {source.name} — {reason}")
+
+            state = service.state()
+            tileset = cfg.game.tileset if state.get("settings") is None else state["settings"]["tileset"]
+            self.tracker = self._tracker_override or make_tracker(cfg.tracker.factory, self._board(), tileset)
+            if isinstance(self.tracker, NullTracker):
+                self.say(f"tilecam: {NullTracker.reason}")
+            self._sync_tracker()
+
+            if cfg.web.enabled:
+                web = self._start_web(service)
+            if cfg.buttons.pins:
+                buttons = self._start_buttons()
+
+            self.loop = CaptureLoop(source, self.tracker, self._on_events, cfg.loop, on_status=self._on_status,
+                                    on_tick=self._on_tick)
+            self._install_signals()
+            self._notify_ready()
+            status = self.loop.run(max_seconds=max_seconds, max_frames=max_frames)
+            self.say(f"tilecam: capture stopped ({status.stop_reason}): {status.line()}")
+            if status.stop_reason == "end-of-stream":
+                self._recording_ended(source)
+                if web is not None and not self._stopping.is_set() and max_frames is None:
+                    # Keep the scoreboard up after a recording (the demo) until told to stop or the bound.
+                    left = None if max_seconds is None else max_seconds - (time.monotonic() - started)
+                    if left is None or left > 0:
+                        self.say("tilecam: recording finished; the scoreboard stays up (Ctrl-C to quit)")
+                        self._stopping.wait(left)
+            return 0
+        finally:
+            if buttons is not None:
+                buttons.close()
+            if web is not None:
+                web.stop()
+            self._notify_stopping()
+            store.close()
+
+    def stop(self) -> None:
+        """Stop from another thread or a signal handler."""
+        self._stopping.set()
+        if self.loop is not None:
+            self.loop.stop()
+
+    # ------------------------------------------------------------------------------------------------ events
+
+    def _on_events(self, events: list[Any], frame: Frame) -> None:
+        service = self.service
+        assert service is not None
+        snapshot: bytes | None = None
+        for event in events:
+            kind = getattr(event, "kind", None)
+            try:
+                if kind == "play":
+                    if snapshot is None:
+                        snapshot = encode_snapshot(frame.full(), self.config.camera.snapshot_width,
+                                                   self.config.camera.snapshot_quality)
+                    stored = service.play(event.placement, actor=CAMERA, snapshot_jpeg=snapshot)
+                    self.say(f"tilecam: move {stored.payload['position']} {stored.payload['word']} "
+                             f"= {stored.payload.get('score')}")
+                elif kind == "pass":
+                    service.pass_turn(actor=CAMERA)
+                else:
+                    log.info("ignoring detected event %r", event)
+                    continue
+                self._synced_seq = max(self._synced_seq, service.store.last_seq())
+            except CommandRefused as exc:
+                # The camera saw something the game does not allow (a misread, tiles moved back): say so, re-sync
+                # the tracker to the game's board, and let the players correct it on the web.
+                self.say(f"tilecam: not recorded ({exc.reason})")
+                service.device["last_refused"] = exc.reason
+                self._sync_tracker()
+
+    def _on_status(self, status: LoopStatus) -> None:
+        if self.service is not None:
+            self.service.device = status.to_dict()
+        from tilecam.firmware import sdnotify
+
+        sdnotify.status(status.line())
+
+    def _on_tick(self) -> None:
+        if self._watchdog is not None:
+            self._watchdog.ping()
+        now = time.monotonic()
+        if now - self._last_sync_check >= 0.5:
+            self._last_sync_check = now
+            self._sync_if_changed_elsewhere()
+
+    def _sync_if_changed_elsewhere(self) -> None:
+        """Re-sync the tracker when someone other than the camera changed the game (undo, correction, new game)."""
+        service = self.service
+        if service is None or service.store.last_seq() <= self._synced_seq:
+            return
+        events = service.events_since(self._synced_seq)
+        if any(e.actor != CAMERA for e in events):
+            self._sync_tracker()
+        elif events:
+            self._synced_seq = events[-1].seq
+
+    def _sync_tracker(self) -> None:
+        if self.service is None:
+            return
+        self._synced_seq = self.service.store.last_seq()
+        sync = getattr(self.tracker, "sync", None)
+        if sync is not None:
+            sync(self._board())
+
+    def _board(self) -> list[str]:
+        assert self.service is not None
+        state = self.service.state()
+        return state.get("board") or ["." * 15] * 15
+
+    def _recording_ended(self, source: FrameSource) -> None:
+        """A recording that says how its game ended (the demo's ``end_racks``) ends the game as players would."""
+        service = self.service
+        racks = getattr(source, "metadata", {}).get("end_racks")
+        if service is None or racks is None or service.game_id is None:
+            return
+        state = service.state()
+        if state["is_over"]:
+            return
+        try:
+            service.end_game(racks, actor="recording")
+        except CommandRefused as exc:
+            self.say(f"tilecam: could not end the recorded game ({exc.reason})")
+            return
+        final = service.state()
+        scores = ", ".join(f"{p['name']} {p['score']}" for p in final["players"])
+        self.say(f"tilecam: game {final['game_id']} over — {scores}")
+
+    # ------------------------------------------------------------------------------------------------ parts
+
+    def _settings(self) -> GameSettings:
+        g = self.config.game
+        return GameSettings(variant=g.variant, tileset=g.tileset, layout=g.layout, lexicon=g.lexicon,
+                            challenge_rule=g.challenge_rule, challenge_points=g.challenge_points,
+                            clock_seconds=g.clock_seconds, overtime_penalty=g.overtime_penalty)
+
+    def _pi_settings(self) -> Any:
+        from tilecam.firmware.sources import PiCameraSettings
+
+        c = self.config.camera
+        return PiCameraSettings(main=c.pi_main, lores=c.pi_lores, autofocus=c.autofocus)
+
+    def _lexicon(self) -> Any:
+        try:
+            from tilecam.engine.lexicon import Lexicon
+        except ModuleNotFoundError:
+            return None
+        return Lexicon.load()
+
+    def _start_web(self, service: GameService) -> Any:
+        w = self.config.web
+        try:
+            from tilecam.web.app import create_app
+            from tilecam.web.qr import lan_ip
+            from tilecam.web.server import ServerThread
+        except ModuleNotFoundError as exc:
+            self.say(f"tilecam: web scoreboard not available ({exc.name} missing)")
+            return None
+        data_dir = service.store.path.parent
+        app = create_app({"DATA_DIR": str(data_dir)}, service=service)
+        try:
+            server = ServerThread(app, host=w.host, port=w.port, threads=w.threads).start()
+        except OSError as exc:
+            raise StartupError(f"cannot listen on {w.host}:{w.port}: {exc} (another tilecam running? try --port)"
+                               ) from exc
+        host = lan_ip() if w.host in ("0.0.0.0", "::", "") else w.host
+        self.url = f"http://{host}:{server.port}/"
+        self.say(f"tilecam: scoreboard on {self.url}  (players' PIN {app.config.get('PIN', '?')})")
+        if w.qr:
+            self.say(terminal_qr(self.url))
+        return server
+
+    def _start_buttons(self) -> Any:
+        from tilecam.firmware.buttons import ButtonsUnavailable, ClockButtons
+
+        b = self.config.buttons
+        try:
+            buttons = ClockButtons(list(b.pins), self._on_gesture, long_press_s=b.long_press_s,
+                                   double_press_s=b.double_press_s)
+        except ButtonsUnavailable as exc:
+            self.say(f"tilecam: clock buttons off: {exc}")
+            return None
+        self.say(f"tilecam: clock buttons on GPIO {', '.join(map(str, b.pins))}")
+        return buttons
+
+    def _on_gesture(self, seat: int, gesture: str) -> None:
+        from tilecam.firmware.buttons import END_TURN, PASS, UNDO
+
+        service = self.service
+        if service is None:
+            return
+        actor = f"button:{seat}"
+        try:
+            if gesture == END_TURN:
+                if service.state().get("turn") != seat:
+                    self.say(f"tilecam: button {seat + 1} pressed, but it is not that player's turn")
+                    return
+                if self.loop is not None:
+                    self.loop.request_read()       # read the board now; the tracker commits what it sees
+            elif gesture == PASS:
+                service.pass_turn(actor=actor, player=seat)
+            elif gesture == UNDO:
+                service.undo(actor=actor)
+                self._sync_tracker()
+        except CommandRefused as exc:
+            self.say(f"tilecam: button {seat + 1}: {exc.reason}")
+
+    def _install_signals(self) -> None:
+        if threading.current_thread() is not threading.main_thread():
+            return
+
+        def handler(signum: int, _frame: Any) -> None:
+            self.say(f"tilecam: {signal.Signals(signum).name}: stopping")
+            self.stop()
+
+        signal.signal(signal.SIGTERM, handler)
+        signal.signal(signal.SIGINT, handler)
+
+    def _notify_ready(self) -> None:
+        from tilecam.firmware import sdnotify
+
+        pinger = getattr(sdnotify, "WatchdogPinger", None)
+        self._watchdog = pinger() if pinger else None
+        sdnotify.ready("watching the board")
+
+    @staticmethod
+    def _notify_stopping() -> None:
+        from tilecam.firmware import sdnotify
+
+        stopping = getattr(sdnotify, "stopping", None)
+        if stopping:
+            stopping()

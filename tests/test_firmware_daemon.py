@@ -1,0 +1,335 @@
+"""The whole device chain with recorded sources: frames → loop → (stand-in) tracker → service → store (→ web).
+
+The move tracker is another engineer's; here a stand-in reads boards drawn in a trivial code (one gray level per
+letter per square), so these tests check the device's part: pacing, commits, resume, kill -9, a failing camera.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+import zipfile
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from tilecam.engine.board import Board
+from tilecam.engine.game import Game
+from tilecam.engine.move import Placement
+from tilecam.firmware.config import Config, ConfigError, load_config, parse_config
+from tilecam.firmware.daemon import Daemon
+from tilecam.firmware.loop import DetectedMove, LoopConfig
+from tilecam.firmware.sources import SourceError, ZipFramesSource
+from tilecam.firmware.store import GameStore
+
+ROOT = Path(__file__).resolve().parents[1]
+CELL = 12
+EMPTY_GRAY = 30
+MOVES = ["8G CAT", "G8 .OAT", "11F A.E", "I8 .O"]
+END_RACKS = {"0": "EI", "1": "QU"}
+
+
+# --------------------------------------------------------------------------------------------------- stand-in
+
+
+def encode_board(rows: list[str], hand: bool = False) -> np.ndarray:
+    """A board drawn in code: each square CELL px, empty = 30, letter i = 60 + 6 i (A = 60 … Z = 210)."""
+    img = np.full((15 * CELL, 15 * CELL, 3), EMPTY_GRAY, np.uint8)
+    for r, row in enumerate(rows):
+        for c, ch in enumerate(row):
+            if ch != ".":
+                img[r * CELL:(r + 1) * CELL, c * CELL:(c + 1) * CELL] = 60 + 6 * (ord(ch.upper()) - 65)
+    if hand:
+        img[40:170, 60:150] = 0
+    return img
+
+
+def decode_board(image: np.ndarray) -> list[str] | None:
+    rows = []
+    for r in range(15):
+        row = ""
+        for c in range(15):
+            v = float(image[r * CELL + CELL // 2 - 2:r * CELL + CELL // 2 + 2,
+                            c * CELL + CELL // 2 - 2:c * CELL + CELL // 2 + 2, 0].mean())
+            if v < 20:
+                return None  # something dark over the board: no reading
+            row += "." if v < 45 else chr(65 + round((v - 60) / 6))
+        rows.append(row)
+    return rows
+
+
+class StandInTracker:
+    """Reads a coded board; a play is the new tiles on squares the game has empty, all known tiles still there."""
+
+    def __init__(self, board_rows, tileset="english"):
+        self.board = Board.from_rows(board_rows)
+        self.synced: list[list[str]] = []
+
+    def sync(self, board_rows):
+        self.board = Board.from_rows(board_rows)
+        self.synced.append(list(board_rows))
+
+    def feed(self, image, t):
+        rows = decode_board(image)
+        if rows is None:
+            return []
+        new = []
+        for r in range(15):
+            for c in range(15):
+                known, seen = self.board[r, c], rows[r][c]
+                if known is not None and seen != str(known).upper():
+                    return []  # the picture lacks a tile the game has: an old frame (a replay after a restart)
+                if known is None and seen != ".":
+                    from tilecam.engine.board import Tile
+
+                    new.append((r, c, Tile(seen)))
+        if not new:
+            return []
+        placement = Placement.from_squares(self.board, new)
+        for r, c, tile in new:
+            self.board[r, c] = tile
+        return [DetectedMove("play", placement)]
+
+
+def make_standin(board_rows, tileset):
+    return StandInTracker(board_rows, tileset)
+
+
+# --------------------------------------------------------------------------------------------------- recordings
+
+
+def game_frames(moves=MOVES, still=10, hands=3, lead=5):
+    board = Board()
+    frames = [encode_board(board.rows())] * lead
+    for move in moves:
+        coord, word = move.split()
+        p = Placement.from_gcg(coord, word)
+        frames += [encode_board(board.rows(), hand=True)] * hands
+        for r, c, tile in p.new_tiles():
+            board[r, c] = tile
+        frames += [encode_board(board.rows())] * still
+    return frames
+
+
+def write_clip(path: Path, frames, fps=10, end_racks=END_RACKS) -> Path:
+    with zipfile.ZipFile(path, "w") as z:
+        for i, img in enumerate(frames):
+            ok, buf = cv2.imencode(".png", img)
+            z.writestr(f"frame-{i}.png", buf.tobytes())
+        z.writestr("game.json", json.dumps({"fps": fps, "players": ["Ann", "Ben"], "end_racks": end_racks}))
+    return path
+
+
+def reference_scores(moves=MOVES, end_racks=END_RACKS):
+    g = Game(["Ann", "Ben"])
+    for m in moves:
+        g.play(Placement.from_gcg(*m.split()))
+    g.end({int(k): v for k, v in end_racks.items()})
+    return g.scores
+
+
+def quiet_config(tmp_path, **loop) -> Config:
+    cfg = Config().replace(data_dir=str(tmp_path / "data")).replace("web", enabled=False)
+    cfg = cfg.replace("camera", realtime=False).replace("game", players=("Ann", "Ben"))
+    return cfg.replace(loop=LoopConfig(**loop)) if loop else cfg
+
+
+# --------------------------------------------------------------------------------------------------- tests
+
+
+def test_a_recording_runs_through_the_chain_to_a_finished_game(tmp_path):
+    clip = write_clip(tmp_path / "game.zip", game_frames())
+    lines: list[str] = []
+    daemon = Daemon(quiet_config(tmp_path), say=lines.append, source=ZipFramesSource(clip),
+                    tracker=StandInTracker(["." * 15] * 15))
+    assert daemon.run(max_seconds=60) == 0
+    with GameStore(tmp_path / "data") as store:
+        game = store.games()[0]
+        assert game.status == "finished" and game.players == ("Ann", "Ben")
+        plays = [(m.position, m.word) for m in store.moves(game.id) if m.kind == "play"]
+        assert plays == [tuple(m.split()) for m in MOVES]
+        assert store.snapshot(game.id, 0)[:2] == b"\xff\xd8"        # a JPEG of the settled frame
+        finals = {}
+        for m in store.moves(game.id):
+            finals[m.player] = m.cumulative
+        assert [finals[0], finals[1]] == reference_scores()
+    assert any("game 1 over" in line for line in lines)
+
+
+def test_a_camera_that_fails_mid_game_is_survived(tmp_path):
+    frames = game_frames()
+
+    class FlakyCamera:
+        """Live; delivers the recording, but fails for a stretch in the middle (reads, then reopening)."""
+
+        live = True
+        name = "flaky"
+
+        def __init__(self):
+            self.i, self.failing, self.opens = 0, 0, 0
+
+        def open(self):
+            self.opens += 1
+            if 0 < self.failing < 6:
+                self.failing += 1
+                raise SourceError("camera not found")
+
+        def read(self):
+            from tilecam.firmware.sources import EndOfStream, frame_from_image
+
+            if self.i == 30 and self.failing == 0:
+                self.failing = 1
+                raise SourceError("VIDIOC_DQBUF: No such device")
+            if self.i >= len(frames):
+                raise EndOfStream("done")
+            f = frame_from_image(frames[self.i], self.i, self.i / 10)
+            self.i += 1
+            return f
+
+        def close(self):
+            pass
+
+    cam = FlakyCamera()
+    cfg = quiet_config(tmp_path, idle_fps=500, active_fps=500, retry_initial_s=0.01, retry_max_s=0.02)
+    daemon = Daemon(cfg, say=lambda s: None, source=cam, tracker=StandInTracker(["." * 15] * 15))
+    assert daemon.run(max_seconds=30) == 0
+    assert cam.opens >= 3
+    with GameStore(tmp_path / "data") as store:
+        game = store.games()[0]
+        assert [(m.position, m.word) for m in store.moves(game.id)] == [tuple(m.split()) for m in MOVES]
+
+
+def test_restart_resumes_the_game_and_replayed_frames_add_nothing(tmp_path):
+    clip = write_clip(tmp_path / "g.zip", game_frames(MOVES[:2]), end_racks=None)
+    for _ in range(2):
+        tracker = StandInTracker(["." * 15] * 15)
+        Daemon(quiet_config(tmp_path), say=lambda s: None, source=ZipFramesSource(clip), tracker=tracker).run(30)
+    assert tracker.synced and tracker.synced[0][7] == "......CAT......"  # told the resumed board first
+    with GameStore(tmp_path / "data") as store:
+        assert len(store.games()) == 1
+        assert [m.word for m in store.moves(1)] == ["CAT", ".OAT"]
+
+
+def _run_cli(tmp_path, clip, *extra, env=None):
+    cmd = [sys.executable, "-m", "tilecam.firmware.cli", "run", "--source", str(clip), "--data-dir",
+           str(tmp_path / "data"), "--no-web", "--players", "Ann,Ben", "--tracker",
+           "test_firmware_daemon:make_standin", *extra]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(__file__).parent), os.environ.get("PYTHONPATH", "")]),
+           "TILECAM_CONFIG": str(tmp_path / "none.toml")}  # no system config
+    # Recordings at 25 fps with 10 still frames per move: settle after 0.3 s of stillness.
+    (tmp_path / "none.toml").write_text("[loop]\nsettle_seconds = 0.3\n")
+    return subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+@pytest.mark.slow
+def test_sigkill_at_random_points_loses_no_committed_move(tmp_path):
+    """kill -9 during a replayed game, again and again; each restart resumes the same game and keeps every move."""
+    clip = write_clip(tmp_path / "g.zip", game_frames(still=15), fps=25)   # ~3 s of recording
+    rng = random.Random(20261121)
+    committed_before: list[list[tuple[str, str]]] = []
+    finished = False
+    for _ in range(5):
+        proc = _run_cli(tmp_path, clip)
+        while "tilecam: camera" not in (proc.stdout.readline() or "tilecam: camera"):
+            pass                                                    # started: the store is open, the game resumed
+        time.sleep(rng.uniform(0.0, 2.8))
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+        if not (tmp_path / "data" / "tilecam.sqlite3").exists():
+            continue
+        with GameStore(tmp_path / "data") as store:
+            games = store.games()
+            assert [g.id for g in games] in ([], [1])              # never a second game: always resumed
+            if games:
+                committed_before.append([(m.position, m.word) for m in store.moves(1) if m.kind == "play"])
+                finished = games[0].status == "finished"
+        if finished:
+            break
+    out = ""
+    if not finished:
+        proc = _run_cli(tmp_path, clip)
+        out, _ = proc.communicate(timeout=60)
+        assert proc.returncode == 0, out
+    with GameStore(tmp_path / "data") as store:
+        games = store.games()
+        assert [(g.id, g.status) for g in games] == [(1, "finished")], out
+        final = [(m.position, m.word) for m in store.moves(1) if m.kind == "play"]
+        scores = {m.player: m.cumulative for m in store.moves(1)}
+    assert final == [tuple(m.split()) for m in MOVES]
+    assert [scores[0], scores[1]] == reference_scores()
+    for seen in committed_before:
+        assert final[:len(seen)] == seen           # nothing committed was lost or changed
+    assert any(0 < len(seen) < len(MOVES) for seen in committed_before), committed_before  # kills landed mid-game
+
+
+def test_sigterm_shuts_down_cleanly(tmp_path):
+    clip = write_clip(tmp_path / "g.zip", game_frames() * 3, fps=10)
+    proc = _run_cli(tmp_path, clip)
+    time.sleep(2.0)
+    proc.send_signal(signal.SIGTERM)
+    out, _ = proc.communicate(timeout=20)
+    assert proc.returncode == 0, out
+    assert "SIGTERM: stopping" in out and "capture stopped (stopped)" in out
+
+
+def test_daemon_serves_the_scoreboard_and_prints_its_lan_url(tmp_path):
+    clip = write_clip(tmp_path / "g.zip", game_frames(MOVES[:1]), end_racks=None)
+    cfg = quiet_config(tmp_path).replace("web", enabled=True, port=0, host="127.0.0.1", threads=16, qr=True)
+    lines: list[str] = []
+    daemon = Daemon(cfg, say=lines.append, source=ZipFramesSource(clip), tracker=StandInTracker(["." * 15] * 15))
+    import threading
+
+    result = {}
+    t = threading.Thread(target=lambda: result.setdefault("rc", daemon.run(max_seconds=8)))
+    t.start()
+    deadline = time.monotonic() + 8
+    while daemon.url is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert daemon.url and daemon.url.startswith("http://127.0.0.1:")
+    state = None
+    while time.monotonic() < deadline:
+        with urllib.request.urlopen(daemon.url + "api/state", timeout=5) as r:
+            state = json.load(r)
+        if state.get("moves"):
+            break
+        time.sleep(0.1)
+    daemon.stop()
+    t.join(10)
+    assert result["rc"] == 0
+    assert state["moves"][0]["word"] == "CAT"
+    assert any("scoreboard on http://127.0.0.1:" in line for line in lines)
+    assert any("█" in line or "▀" in line or "▄" in line for line in lines)  # the QR code
+
+
+def test_config_file_and_errors(tmp_path):
+    path = tmp_path / "c.toml"
+    path.write_text('data_dir = "/tmp/x"\n[camera]\nsource = "webcam:1"\n[loop]\nidle_fps = 1\n'
+                    '[buttons]\npins = [17, 27]\n[game]\nplayers = ["A", "B", "C"]\nclock_seconds = 1500\n')
+    cfg = load_config(path)
+    assert cfg.data_dir == "/tmp/x" and cfg.camera.source == "webcam:1"
+    assert cfg.loop.idle_fps == 1.0 and isinstance(cfg.loop.idle_fps, float)
+    assert cfg.buttons.pins == (17, 27) and cfg.game.players == ("A", "B", "C") and cfg.game.clock_seconds == 1500
+    assert cfg.web.port == 8000                                   # untouched sections keep their defaults
+    with pytest.raises(ConfigError, match="unknown key 'camera.sorce'"):
+        parse_config({"camera": {"sorce": "demo"}})
+    with pytest.raises(ConfigError, match="web.port must be int"):
+        parse_config({"web": {"port": "80"}})
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        (tmp_path / "bad.toml").write_text("[camera\n")
+        load_config(tmp_path / "bad.toml")
+    with pytest.raises(ConfigError, match="no config file"):
+        load_config(tmp_path / "missing.toml")
+
+
+def test_cli_rejects_a_bad_source_with_a_clear_message(tmp_path):
+    proc = _run_cli(tmp_path, tmp_path / "nope.avi")
+    out, _ = proc.communicate(timeout=30)
+    assert proc.returncode == 2 and "not auto, picamera, webcam[:N], demo" in out
