@@ -15,6 +15,10 @@ class BoardTextError(EngineError):
     """Board text (15 strings of 15 characters) is malformed."""
 
 
+class RulesError(EngineError):
+    """A ``Rules`` value that makes no sense (unknown challenge rule, rack of 0 tiles …)."""
+
+
 class CoordinateError(EngineError):
     """A GCG coordinate such as ``8D`` or ``D8`` cannot be read or lies off the board."""
 

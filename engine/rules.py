@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from .errors import EngineError
+from .errors import RulesError
 from .layout import Layout
 from .tiles import TileSet
 
@@ -19,10 +19,6 @@ from .tiles import TileSet
 CHALLENGE_RULES = ("void", "double", "single", "points")
 # tournament: going out earns twice the others' racks, nobody deducts; casual: the others' racks added, own subtracted.
 END_SCORING = ("tournament", "casual")
-
-
-class RulesError(EngineError):
-    """A ``Rules`` value that makes no sense (unknown challenge rule, rack of 0 tiles …)."""
 
 
 @dataclass(frozen=True, slots=True)
