@@ -1,0 +1,137 @@
+"""Move resolution against a tiny in-test lexicon: doubtful letters, phonies, the tile distribution, blanks, and
+the settled-board interpretations (play, withdrawal, withdrawal + play, disturbed)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tilecam.engine.board import Board, Tile
+from tilecam.engine.lexicon import Lexicon
+from tilecam.engine.move import Placement
+from tilecam.engine.tiles import TileSet
+from tilecam.vision.infer import NotAMove, Reading, diff_board, interpret, resolve_move
+
+EN = TileSet.load("english")
+LEX = Lexicon.from_words(["CAT", "CATS", "EAT", "FAT", "AT", "TA", "SH", "AS", "SASS", "ASS", "OX", "AX", "ZAX", "ZA"])
+EMPTY = ["." * 15] * 15
+
+
+def rows_with(*words: tuple[str, str], base: list[str] | None = None) -> list[str]:
+    """Board text with GCG-style placements written onto it (``("8H", "CAT")``)."""
+    grid = [list(r) for r in (base or EMPTY)]
+    for coord, word in words:
+        p = Placement.from_gcg(coord, word)
+        for r, c, t in p.squares():
+            if t is not None:
+                grid[r][c] = str(t)
+    return ["".join(r) for r in grid]
+
+
+def squares_of(coord: str, word: str) -> list[tuple[int, int]]:
+    return [(r, c) for r, c, t in Placement.from_gcg(coord, word).squares() if t is not None]
+
+
+def test_doubtful_cell_takes_the_letter_that_makes_a_word():
+    rows = rows_with(("8H", "EAT"))
+    reading = Reading.from_rows(rows, uncertain={(7, 7): [("E", 0.55), ("F", 0.40), ("P", 0.05)]})
+    cand = resolve_move(Board(), reading, squares_of("8H", "EAT"), EN, LEX)
+    assert str(cand.placement) == "8H EAT"          # the model's favourite is a word: kept
+    lex = Lexicon.from_words(["FAT"])
+    cand = resolve_move(Board(), reading, squares_of("8H", "EAT"), EN, lex)
+    assert str(cand.placement) == "8H FAT" and not cand.phony
+    assert cand.corrected == ((7, 7, "E", "F"),)
+
+
+def test_clear_phony_is_reported_not_hidden():
+    rows = rows_with(("8H", "EAT"))
+    # read clearly as E, though F would make the only word in this lexicon: a phony for the players to challenge
+    reading = Reading.from_rows(rows, uncertain={(7, 7): [("E", 0.97), ("F", 0.03)]})
+    cand = resolve_move(Board(), reading, squares_of("8H", "EAT"), EN, Lexicon.from_words(["FAT"]))
+    assert str(cand.placement) == "8H EAT"
+    assert cand.phony == ("EAT",) and cand.is_phony and cand.judged
+
+
+def test_unlikely_alternative_does_not_hide_a_phony():
+    rows = rows_with(("8H", "EAT"))
+    reading = Reading.from_rows(rows, uncertain={(7, 7): [("E", 0.88), ("F", 0.005)]})
+    cand = resolve_move(Board(), reading, squares_of("8H", "EAT"), EN, Lexicon.from_words(["FAT"]))
+    assert cand.phony == ("EAT",)
+
+
+def test_no_fifth_s():
+    # four S already down (SASS, ASS); a fifth S read (even fairly surely) must be another letter
+    base = rows_with(("8G", "SASS"), ("H9", "S"))
+    board = Board.from_rows(base)
+    assert board.tile_counts()["S"] == 4
+    rows = rows_with(("J9", "AS"), base=base)      # down column J under the last S of SASS
+    new = [(8, 9), (9, 9)]
+    assert board[7, 9] is not None
+    reading = Reading.from_rows(rows, uncertain={(9, 9): [("S", 0.80), ("H", 0.15), ("B", 0.05)]})
+    cand = resolve_move(board, reading, new, EN)
+    letters = {(r, c): t.letter for r, c, t in cand.placement.new_tiles()}
+    assert letters[(9, 9)] == "H"
+    assert cand.corrected == ((9, 9, "S", "H"),)
+    assert board.tile_counts()["S"] + sum(t.letter == "S" for *_, t in cand.placement.new_tiles()) <= EN.count("S")
+
+
+def test_blank_named_when_the_lexicon_allows_one_letter():
+    base = rows_with(("8H", "AT"))
+    board = Board.from_rows(base)
+    rows = rows_with(("8G", "?"), base=base)        # a blank in front of AT; only ZAT is a word here
+    cand = resolve_move(board, Reading.from_rows(rows), [(7, 6)], EN, Lexicon.from_words(["ZAT", "AT"]))
+    assert cand.inferred_blanks == ((7, 6, "Z"),) and not cand.pending_blanks
+    assert str(cand.placement) == "8G z.."
+
+
+def test_blank_pending_when_several_letters_fit_or_no_lexicon():
+    base = rows_with(("8H", "AT"))
+    board = Board.from_rows(base)
+    rows = rows_with(("8G", "?"), base=base)
+    cand = resolve_move(board, Reading.from_rows(rows), [(7, 6)], EN, LEX)   # CAT, EAT, FAT
+    assert cand.pending_blanks == ((7, 6),) and not cand.inferred_blanks
+    assert str(cand.placement) == "8G ?.."
+    cand = resolve_move(board, Reading.from_rows(rows), [(7, 6)], EN, None)
+    assert cand.pending_blanks == ((7, 6),)
+
+
+def test_not_a_move_shapes():
+    rows = rows_with(("8H", "CAT"), ("9A", "OX"))
+    with pytest.raises(NotAMove, match="one line"):
+        resolve_move(Board(), Reading.from_rows(rows), squares_of("8H", "CAT") + squares_of("9A", "OX"), EN)
+    rows = rows_with(("8A", "OX"))
+    with pytest.raises(NotAMove, match="centre"):
+        resolve_move(Board(), Reading.from_rows(rows), squares_of("8A", "OX"), EN)
+
+
+def test_old_tiles_are_trusted_over_a_misreading():
+    base = rows_with(("8H", "CAT"))
+    board = Board.from_rows(base)
+    rows = rows_with(("8H", "OAT"), ("H9", "X"), base=base)     # C misread as O; an X added below it
+    diff = diff_board(board, Reading.from_rows(rows))
+    assert diff.added == ((8, 7),) and not diff.removed and diff.changed == ((7, 7),)
+    result = interpret(board, Reading.from_rows(rows), EN, None)
+    assert result.kind == "play" and result.candidate.words == ("CX",)
+
+
+def test_withdrawal_and_withdrawal_with_the_next_play():
+    board = Board.from_rows(rows_with(("8H", "CAT")))
+    last = Placement.from_squares(board, [(8, 7, Tile("Z")), (9, 7, Tile("A")), (10, 7, Tile("X"))])
+    for r, c, t in last.new_tiles():
+        board[r, c] = t
+    # taken back entirely
+    result = interpret(board, Reading.from_rows(rows_with(("8H", "CAT"))), EN, None, last_play=last)
+    assert result.kind == "withdraw" and result.withdrawn == last
+    # taken back, and the next play already down on two of the vacated squares with new letters
+    rows = rows_with(("8H", "CAT"), ("H8", ".OX"))
+    result = interpret(board, Reading.from_rows(rows), EN, None, last_play=last)
+    assert result.kind == "withdraw+play" and str(result.candidate.placement) == "H8 .OX"
+    # one tile of the last play lifted (a hand about to put it back): no move
+    rows = rows_with(("8H", "CAT"), ("H8", ".ZA"))
+    assert interpret(board, Reading.from_rows(rows), EN, None, last_play=last).kind == "disturbed"
+
+
+def test_tiles_missing_that_are_not_the_last_play_are_no_move():
+    board = Board.from_rows(rows_with(("8H", "CAT")))
+    shifted = rows_with(("8H", "CA"), ("8K", "T"))      # the T slid one square right
+    result = interpret(board, Reading.from_rows(shifted), EN, None, last_play=None)
+    assert result.kind == "disturbed" and "J8" in result.reason

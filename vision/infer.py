@@ -1,0 +1,509 @@
+"""Move inference: a settled board reading against the committed board → what happened (pure functions).
+
+    committed board + settled Reading ──diff_board──▶ BoardDiff (added / removed / changed squares)
+                                      ──interpret──▶ Interpretation: nothing | play | withdraw | withdraw+play |
+                                                     disturbed (tiles gone that were not the last play, a shift)
+    new squares ──resolve_move──▶ Candidate (Placement + words + phonies + blanks to ask about)
+
+Only squares that changed are ever resolved: a tile already committed is trusted over a new misreading of it.
+
+Resolution of the new tiles (``resolve_move``): every cell the model read clearly keeps its letter; each unclear
+cell brings its top alternatives. Combinations are filtered by the tile distribution (no fifth ``S``: the tiles
+already on the board plus the new ones never exceed the set) and ranked by the model's probability. With a lexicon,
+the most probable combination whose words are all good wins when it differs from the model's favourite only on
+cells the model was unsure of (and is not far less probable); otherwise the model's favourite stands, and a word
+the lexicon rejects is reported as a phony for the players to challenge — a phony read clearly is never hidden.
+
+A blank tile (model label ``?``) stands for the one letter the lexicon allows there; when none or several fit, it
+stays ``?`` and is listed in ``pending_blanks`` for the players to say (the web asks them).
+
+>>> rows = ["." * 15] * 7 + [".......CAT....."] + ["." * 15] * 7
+>>> r = Reading.from_rows(rows)
+>>> cand = resolve_move(Board(), r, [(7, 7), (7, 8), (7, 9)], TileSet.load("english"))
+>>> str(cand.placement), cand.words
+('8H CAT', ('CAT',))
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from tilecam.engine.board import Board, Tile
+from tilecam.engine.errors import IllegalPlacement
+from tilecam.engine.legality import FormedWord, check
+from tilecam.engine.move import Placement
+from tilecam.engine.tiles import TileSet
+
+EMPTY = "."
+BLANK = "?"
+OCCLUDED = "#"
+
+
+class InferenceError(ValueError):
+    """Base class of move-inference errors."""
+
+
+class NotAMove(InferenceError):
+    """The new tiles do not make a legal placement (not one line, a gap, not connected, the first move off the
+    centre); ``reason`` says which. The tracker waits: players may still be moving tiles."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+class ReadingError(InferenceError):
+    """A reading that cannot be used (wrong size, unknown label)."""
+
+
+# ------------------------------------------------------------------------------------------------ readings
+
+
+@dataclass(frozen=True, eq=False)
+class Reading:
+    """One board reading as move inference needs it.
+
+    ``grid``: one string per row (``.`` empty, a letter, ``?`` a blank tile, ``#`` occluded/unsure);
+    ``confidence[r, c]``: the model's probability of that label; ``occluded[r, c]``: something lies over that
+    square (a hand, an arm, a shadow); ``alternatives[(r, c)]``: the model's top labels for that square as
+    ``(label, probability)`` best first (squares not listed have only their grid label).
+    """
+
+    grid: tuple[str, ...]
+    confidence: np.ndarray
+    occluded: np.ndarray
+    alternatives: Mapping[tuple[int, int], tuple[tuple[str, float], ...]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        n = len(self.grid)
+        if n == 0 or any(len(row) != n for row in self.grid):
+            raise ReadingError(f"a reading needs a square grid of strings, got {len(self.grid)} rows")
+        if self.confidence.shape != (n, n) or self.occluded.shape != (n, n):
+            raise ReadingError(f"confidence and occluded must be {n}x{n}")
+
+    @property
+    def size(self) -> int:
+        return len(self.grid)
+
+    def label(self, r: int, c: int) -> str:
+        return self.grid[r][c]
+
+    def occupied(self, r: int, c: int) -> bool:
+        """A tile lies there (a letter or a blank; an occluded square counts as unknown, not occupied)."""
+        ch = self.grid[r][c]
+        return ch != EMPTY and ch != OCCLUDED
+
+    def options(self, r: int, c: int) -> tuple[tuple[str, float], ...]:
+        """The model's labels for a square, best first (at least the grid's label)."""
+        alts = self.alternatives.get((r, c))
+        if alts:
+            return tuple(alts)
+        return ((self.grid[r][c], float(self.confidence[r, c])),)
+
+    @property
+    def any_occluded(self) -> bool:
+        return bool(self.occluded.any()) or any(OCCLUDED in row for row in self.grid)
+
+    def occupancy_key(self, clear: float) -> tuple[str, ...]:
+        """The grid with unclear letters masked (``*``): two readings of a still board share this key even when a
+        doubtful letter flickers between two readings."""
+        out = []
+        for r, row in enumerate(self.grid):
+            chars = []
+            for c, ch in enumerate(row):
+                if ch != EMPTY and ch != OCCLUDED and self.confidence[r, c] < clear:
+                    ch = "*"
+                chars.append(ch)
+            out.append("".join(chars))
+        return tuple(out)
+
+    def rotated(self, k: int) -> "Reading":
+        """The reading turned by ``k`` quarter turns counter-clockwise (a board turned on the table)."""
+        k %= 4
+        if k == 0:
+            return self
+        n = self.size
+        chars = np.rot90(np.array([list(row) for row in self.grid]), k)
+        conf = np.rot90(self.confidence, k).copy()
+        occ = np.rot90(self.occluded, k).copy()
+        alts = {}
+        for (r, c), v in self.alternatives.items():
+            rr, cc = r, c
+            for _ in range(k):          # one counter-clockwise quarter turn: (r, c) -> (n-1-c, r)
+                rr, cc = n - 1 - cc, rr
+            alts[(rr, cc)] = v
+        return Reading(tuple("".join(row) for row in chars), conf, occ, alts)
+
+    # -- constructors
+
+    @classmethod
+    def from_rows(cls, rows: Sequence[str], confidence: float = 0.99,
+                  uncertain: Mapping[tuple[int, int], Sequence[tuple[str, float]]] | None = None,
+                  occluded: Iterable[tuple[int, int]] = ()) -> "Reading":
+        """A reading made by hand (tests, replays of text boards): every square read with ``confidence``, except
+        ``uncertain`` squares, whose grid label is their first alternative; ``occluded`` squares read ``#``."""
+        n = len(rows)
+        grid = [list(row) for row in rows]
+        conf = np.full((n, n), float(confidence))
+        occ = np.zeros((n, n), dtype=bool)
+        alts: dict[tuple[int, int], tuple[tuple[str, float], ...]] = {}
+        for (r, c), options in (uncertain or {}).items():
+            options = tuple(sorted(((str(a), float(p)) for a, p in options), key=lambda o: -o[1]))
+            grid[r][c] = options[0][0]
+            conf[r, c] = options[0][1]
+            alts[(r, c)] = options
+        for r, c in occluded:
+            grid[r][c] = OCCLUDED
+            occ[r, c] = True
+        return cls(tuple("".join(row) for row in grid), conf, occ, alts)
+
+    @classmethod
+    def from_board_reading(cls, reading: Any, top_k: int = 4, min_p: float = 0.01) -> "Reading":
+        """Adapt the vision reader's ``BoardReading`` (``grid``, ``confidence``, ``occluded``, and per-square class
+        probabilities ``probs`` over the class labels ``classes``/``labels``) to a :class:`Reading`."""
+        grid = tuple(str(row) for row in reading.grid)
+        n = len(grid)
+        conf = np.asarray(reading.confidence, dtype=float).reshape(n, n)
+        occ_src = getattr(reading, "occluded", None)
+        occ = np.zeros((n, n), dtype=bool) if occ_src is None else np.asarray(occ_src, dtype=bool).reshape(n, n)
+        alts: dict[tuple[int, int], tuple[tuple[str, float], ...]] = {}
+        probs = getattr(reading, "probs", None)
+        classes = _class_labels(reading)
+        if probs is not None and classes is not None:
+            p = np.asarray(probs, dtype=float).reshape(n * n, -1)
+            if p.shape[1] == len(classes):
+                order = np.argsort(-p, axis=1)[:, :top_k]
+                for i in range(n * n):
+                    r, c = divmod(i, n)
+                    if grid[r][c] == EMPTY or conf[r, c] >= 0.999:
+                        continue
+                    opts = tuple((classes[j], float(p[i, j])) for j in order[i] if p[i, j] >= min_p)
+                    if opts:
+                        alts[(r, c)] = opts
+        return cls(grid, conf, occ, alts)
+
+
+def _class_labels(reading: Any) -> tuple[str, ...] | None:
+    """The class label of each probability column, from whichever attribute the reader provides."""
+    for name in ("classes", "class_labels", "labels"):
+        value = getattr(reading, name, None)
+        if value is None:
+            continue
+        if isinstance(value, str):
+            return tuple(value)
+        seq = list(value)
+        if seq and all(isinstance(x, str) and len(x) == 1 for x in seq):
+            return tuple(seq)
+    return None
+
+
+def as_reading(obj: Any) -> Reading:
+    """A :class:`Reading` from a Reading, a vision ``BoardReading``, or 15 rows of board text."""
+    if isinstance(obj, Reading):
+        return obj
+    if isinstance(obj, (list, tuple)) and obj and isinstance(obj[0], str):
+        return Reading.from_rows(obj)
+    if hasattr(obj, "grid") and hasattr(obj, "confidence"):
+        return Reading.from_board_reading(obj)
+    raise ReadingError(f"not a board reading: {type(obj).__name__}")
+
+
+# ------------------------------------------------------------------------------------------------ resolution
+
+
+@dataclass(frozen=True, slots=True)
+class ResolvePolicy:
+    """How sure is sure. ``clear``: a letter read at least this probably is taken as read (no alternatives);
+    ``min_alternative``: alternatives below this are not considered; ``max_ratio``: the lexicon may pick a
+    reading at most this many times less probable than the model's favourite; ``max_combinations`` bounds the
+    search (the least sure cells keep their alternatives)."""
+
+    clear: float = 0.9
+    min_alternative: float = 0.03
+    max_ratio: float = 50.0
+    max_combinations: int = 4096
+    max_blank_assignments: int = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A resolved play: the placement (blanks lower case; ``?`` = letter not known), the words it forms, the words
+    the lexicon rejects (``phony``; empty without a lexicon), the blanks the players must name
+    (``pending_blanks``), the blanks the lexicon named (``inferred_blanks``), the squares where the model's first
+    reading was overruled (``corrected``: row, col, model's letter, letter taken) and the model's probability of
+    the letters taken."""
+
+    placement: Placement
+    words: tuple[str, ...]
+    phony: tuple[str, ...] = ()
+    pending_blanks: tuple[tuple[int, int], ...] = ()
+    inferred_blanks: tuple[tuple[int, int, str], ...] = ()
+    corrected: tuple[tuple[int, int, str, str], ...] = ()
+    probability: float = 1.0
+    judged: bool = False
+
+    @property
+    def is_phony(self) -> bool:
+        return bool(self.phony)
+
+
+def unseen_tiles(board: Board, tileset: TileSet) -> Counter:
+    """Tiles not on the board (bag + racks), blanks as ``?``: what new tiles can be."""
+    return tileset.bag() - board.tile_counts()
+
+
+def word_is_valid(lexicon: Any, word: str, letters: Sequence[str]) -> bool:
+    """``word`` (upper case; ``?`` = a blank of unknown letter, matching any of ``letters``) is in ``lexicon``."""
+    if BLANK not in word:
+        return word in lexicon
+    head, _, tail = word.partition(BLANK)
+    if not lexicon.has_prefix(head):
+        return False
+    return any(word_is_valid(lexicon, head + letter + tail, letters) for letter in letters)
+
+
+def _tile_for(label: str) -> Tile:
+    return Tile(BLANK, True) if label == BLANK else Tile(label)
+
+
+def _cell_options(reading: Reading, r: int, c: int, tileset: TileSet, policy: ResolvePolicy,
+                  unseen: Counter) -> list[tuple[str, float]]:
+    allowed = set(tileset.letters) | ({BLANK} if tileset.blanks else set())
+    opts = [(a, p) for a, p in reading.options(r, c) if a in allowed]
+    if opts and opts[0][1] >= policy.clear and unseen[opts[0][0]] > 0:
+        return opts[:1]
+    kept = [(a, p) for a, p in opts if p >= policy.min_alternative and unseen[a] > 0]
+    if kept:
+        return kept
+    # Nothing the model offers is still unseen (a fifth S read clearly): every unseen tile stays possible, at the
+    # probability floor; the model's other readings rank them first.
+    floor = policy.min_alternative / 10
+    rest = [(a, max(p, floor)) for a, p in opts if unseen[a] > 0]
+    seen = {a for a, _ in rest}
+    rest += [(a, floor / 2) for a in sorted(allowed) if unseen[a] > 0 and a not in seen]
+    return rest or opts[:1]
+
+
+def resolve_move(board: Board, reading: Reading, squares: Iterable[tuple[int, int]], tileset: TileSet,
+                 lexicon: Any = None, policy: ResolvePolicy | None = None) -> Candidate:
+    """Resolve the tiles newly read on ``squares`` into the play they make on ``board`` (see the module doc).
+
+    Raises :class:`NotAMove` when the squares cannot be one legal placement."""
+    policy = policy or ResolvePolicy()
+    cells = sorted(set(squares))
+    if not cells:
+        raise NotAMove("no new tiles")
+    unseen = unseen_tiles(board, tileset)
+    # Geometry first: it does not depend on the letters.
+    probe = [(r, c, Tile(BLANK, True)) for r, c in cells]
+    try:
+        placement0 = Placement.from_squares(board, probe)
+        check(board, placement0)
+    except IllegalPlacement as exc:
+        raise NotAMove(str(exc)) from None
+
+    options = [_cell_options(reading, r, c, tileset, policy, unseen) for r, c in cells]
+    _trim(options, policy.max_combinations)
+    letters = tuple(tileset.letters)
+
+    scored: list[tuple[float, tuple[str, ...]]] = []
+    for combo in itertools.product(*options):
+        labels = tuple(a for a, _ in combo)
+        need = Counter(labels)
+        if any(need[a] > unseen[a] for a in need):
+            continue
+        scored.append((sum(math.log(max(p, 1e-9)) for _, p in combo), labels))
+    if not scored:
+        # The new tiles cannot all be unseen whatever they are (more tiles than the set holds): keep the reading.
+        scored = [(0.0, tuple(o[0][0] for o in options))]
+    scored.sort(key=lambda s: -s[0])
+    best_logp, best = scored[0]
+
+    chosen, judged = best, False
+    if lexicon is not None:
+        judged = True
+        if not _all_valid(board, cells, best, lexicon, letters):
+            floor = best_logp - math.log(policy.max_ratio)
+            for logp, labels in scored[1:]:
+                if logp < floor:
+                    break
+                if _all_valid(board, cells, labels, lexicon, letters):
+                    chosen = labels
+                    break
+
+    tiles = {(r, c): _tile_for(a) for (r, c), a in zip(cells, chosen)}
+    inferred: list[tuple[int, int, str]] = []
+    pending: list[tuple[int, int]] = []
+    blank_cells = [rc for rc, t in tiles.items() if t.letter == BLANK]
+    if blank_cells:
+        named = _name_blanks(board, tiles, blank_cells, lexicon, letters, policy) if lexicon is not None else None
+        if named:
+            for rc, letter in named.items():
+                tiles[rc] = Tile(letter, True)
+                inferred.append((rc[0], rc[1], letter))
+        else:
+            pending = blank_cells
+    placement = Placement.from_squares(board, [(r, c, t) for (r, c), t in tiles.items()])
+    words = check(board, placement)
+    phony: tuple[str, ...] = ()
+    if lexicon is not None:
+        phony = tuple(w.text for w in words if not word_is_valid(lexicon, w.word, letters))
+    prob = math.exp(sum(math.log(max(dict(o).get(a, 1e-9), 1e-9)) for o, a in zip(options, chosen)))
+    corrected = tuple((r, c, m, a) for (r, c), m, a in zip(cells, best, chosen) if m != a)
+    model_first = tuple((r, c, reading.label(r, c), a) for (r, c), a in zip(cells, chosen)
+                        if reading.label(r, c) != a and (r, c, reading.label(r, c), a) not in corrected)
+    return Candidate(placement, tuple(w.text for w in words), phony, tuple(sorted(pending)), tuple(sorted(inferred)),
+                     corrected + model_first, prob, judged)
+
+
+def _trim(options: list[list[tuple[str, float]]], limit: int) -> None:
+    """Cut alternatives from the surest cells until the number of combinations is within ``limit``."""
+    def total() -> int:
+        return math.prod(len(o) for o in options)
+    while total() > limit:
+        # the cell whose second option is least likely loses its tail
+        i = max((i for i, o in enumerate(options) if len(o) > 1), key=lambda i: options[i][0][1] - options[i][1][1])
+        options[i] = options[i][:-1] if len(options[i]) > 2 else options[i][:1]
+
+
+def _words_for(board: Board, cells: Sequence[tuple[int, int]], labels: Sequence[str]) -> list[FormedWord]:
+    tiles = [(r, c, _tile_for(a)) for (r, c), a in zip(cells, labels)]
+    return check(board, Placement.from_squares(board, tiles))
+
+
+def _all_valid(board: Board, cells: Sequence[tuple[int, int]], labels: Sequence[str], lexicon: Any,
+               letters: Sequence[str]) -> bool:
+    return all(word_is_valid(lexicon, w.word, letters) for w in _words_for(board, cells, labels))
+
+
+def _name_blanks(board: Board, tiles: Mapping[tuple[int, int], Tile], blank_cells: Sequence[tuple[int, int]],
+                 lexicon: Any, letters: Sequence[str], policy: ResolvePolicy) -> dict[tuple[int, int], str] | None:
+    """The one assignment of letters to the new blanks under which every word is good, or None (none, several,
+    or too many blanks to try)."""
+    if len(blank_cells) > policy.max_blank_assignments:
+        return None
+    found: dict[tuple[int, int], str] | None = None
+    for assignment in itertools.product(letters, repeat=len(blank_cells)):
+        trial = dict(tiles)
+        for rc, letter in zip(blank_cells, assignment):
+            trial[rc] = Tile(letter, True)
+        words = check(board, Placement.from_squares(board, [(r, c, t) for (r, c), t in trial.items()]))
+        if all(word_is_valid(lexicon, w.word, letters) for w in words):
+            if found is not None:
+                return None
+            found = dict(zip(blank_cells, assignment))
+    return found
+
+
+# ------------------------------------------------------------------------------------------------ board diff
+
+
+@dataclass(frozen=True, slots=True)
+class BoardDiff:
+    """Squares where a settled reading differs from the committed board: ``added`` (a tile read on an empty
+    square), ``removed`` (an empty square read where a tile was), ``changed`` (a tile read clearly as another
+    letter where one was — a misreading, or a new tile on a square just vacated)."""
+
+    added: tuple[tuple[int, int], ...]
+    removed: tuple[tuple[int, int], ...]
+    changed: tuple[tuple[int, int], ...]
+
+    @property
+    def empty(self) -> bool:
+        return not (self.added or self.removed)
+
+
+def diff_board(board: Board, reading: Reading, clear: float = 0.9) -> BoardDiff:
+    """Compare a settled reading with the committed board, square by square."""
+    if reading.size != board.size:
+        raise ReadingError(f"a {reading.size}x{reading.size} reading for a {board.size}x{board.size} board")
+    added, removed, changed = [], [], []
+    for r in range(board.size):
+        row = reading.grid[r]
+        for c in range(board.size):
+            ch = row[c]
+            tile = board[r, c]
+            if ch == OCCLUDED:
+                continue
+            if tile is None:
+                if ch != EMPTY:
+                    added.append((r, c))
+            elif ch == EMPTY:
+                removed.append((r, c))
+            elif reading.confidence[r, c] >= clear and not _same_tile(tile, ch):
+                changed.append((r, c))
+    return BoardDiff(tuple(added), tuple(removed), tuple(changed))
+
+
+def _same_tile(tile: Tile, label: str) -> bool:
+    if tile.is_blank:
+        return label == BLANK           # a blank reads as an unprinted tile whatever it stands for
+    return tile.letter == label
+
+
+@dataclass(frozen=True, slots=True)
+class Interpretation:
+    """What a settled board says happened since the committed one.
+
+    ``kind``: ``"none"`` (nothing changed), ``"play"``, ``"withdraw"`` (the last play's tiles taken back),
+    ``"withdraw+play"`` (taken back and the next play made, seen at once), ``"disturbed"`` (tiles missing or moved
+    that are not the last play: no move; wait for the board to be put right), ``"unclear"`` (new tiles that do not
+    make a legal placement yet). ``reason`` says why for the last two."""
+
+    kind: str
+    candidate: Candidate | None = None
+    withdrawn: Placement | None = None
+    reason: str = ""
+
+
+def interpret(board: Board, reading: Reading, tileset: TileSet, lexicon: Any = None,
+              last_play: Placement | None = None, policy: ResolvePolicy | None = None) -> Interpretation:
+    """What the settled ``reading`` means against the committed ``board`` (whose last play was ``last_play``)."""
+    policy = policy or ResolvePolicy()
+    diff = diff_board(board, reading, policy.clear)
+    if diff.empty:
+        return Interpretation("none")
+    if not diff.removed:
+        return _as_play(board, reading, diff.added, tileset, lexicon, policy)
+
+    last_squares = {(r, c) for r, c, _ in last_play.new_tiles()} if last_play is not None else set()
+    removed = set(diff.removed)
+    if last_squares and removed <= last_squares:
+        before = board.copy()
+        for r, c in last_squares:
+            before[r, c] = None
+        kept = last_squares - removed
+        # Tiles of the last play still down are either part of it (a withdrawal half done, or a tile lifted:
+        # wait) or new tiles of the next play on squares just vacated (a changed letter, or other new tiles
+        # beside them, says so).
+        relaid = any(rc in diff.changed for rc in kept)
+        if kept and not (relaid or diff.added):
+            return Interpretation("disturbed", reason="some tiles of the last play were lifted; waiting")
+        new = sorted(set(diff.added) | kept)
+        if not new:
+            return Interpretation("withdraw", withdrawn=last_play)
+        result = _as_play(before, reading, new, tileset, lexicon, policy)
+        if result.kind != "play":
+            return result
+        return Interpretation("withdraw+play", candidate=result.candidate, withdrawn=last_play)
+    names = ", ".join(_square(r, c) for r, c in sorted(removed - last_squares)[:6])
+    return Interpretation("disturbed", reason=f"tiles missing from {names} (moved or lifted): no move")
+
+
+def _as_play(board: Board, reading: Reading, squares: Sequence[tuple[int, int]], tileset: TileSet, lexicon: Any,
+             policy: ResolvePolicy) -> Interpretation:
+    try:
+        return Interpretation("play", candidate=resolve_move(board, reading, squares, tileset, lexicon, policy))
+    except NotAMove as exc:
+        return Interpretation("unclear", reason=exc.reason)
+
+
+def _square(r: int, c: int) -> str:
+    return f"{'ABCDEFGHIJKLMNOPQRSTUVWXYZ'[c]}{r + 1}"

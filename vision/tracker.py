@@ -1,0 +1,331 @@
+"""The move tracker: a stream of frames (or readings) in, detected game events out.
+
+    feed(frame or reading, t) ──reader──▶ Reading ──occluded?──▶ (reset; nothing)
+                                             └──▶ agrees with the previous ones? ──settled──▶ interpret() against
+                                                  the committed board ──commit policy──▶ [DetectedEvent]
+
+* Only a settled board counts: ``settle_readings`` consecutive readings that agree (same squares occupied, same
+  clear letters) with nothing over the board. A hand, an arm, a sleeve or a shadow (any occluded square, or a
+  frame the reader cannot read at all) starts the count again.
+* The settled board is compared with the committed one (``infer.interpret``): new tiles → a play; the last play's
+  tiles gone → a withdrawal (a phony taken back), possibly with the next play already down; tiles missing or
+  moved that are not the last play (a shifted tile, a lifted one, a bumped board) → no move until it is put right.
+  A board turned on the table is recognised by turning the reading until it matches the committed tiles.
+* Commit policy ``settle`` (default): a settled change is committed at once. ``clock``: settled boards are only
+  looked at when a clock is pressed (:meth:`MoveTracker.clock`, tournament style); a press that finds the board
+  unchanged is a scoreless turn (a pass or an exchange: a camera cannot tell them apart).
+* Passes and exchanges that buttons or the web page report come in through :meth:`MoveTracker.external` and are
+  passed on as events in order.
+
+The image → reading step is injected (``reader``), so the tracker is a pure state machine over readings; the
+default reader is the vision pipeline (``tilecam.vision.read.read_board`` with the tile model), loaded lazily.
+
+Interface for the capture loop / daemon (``firmware/loop.py``, ``firmware/daemon.py``):
+``make_tracker(board_rows, tileset) -> MoveTracker``; ``tracker.feed(image_bgr_or_reading, t) ->
+list[DetectedEvent]``; ``tracker.sync(board_rows)`` after the game's board changed other than by the camera;
+``tracker.clock(t, player=None)`` when a clock button ends a turn (then ``loop.request_read()``);
+``tracker.wants_every_frame``. A :class:`DetectedEvent` has ``kind`` ``"play"`` (``placement``: an engine
+Placement, ``?`` for a blank not named yet; ``phony``: words the lexicon rejects; ``pending_blanks``),
+``"withdraw"`` (the last play taken back; ``placement`` = that play), ``"pass"`` or ``"exchange"``.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from tilecam.engine.board import Board
+from tilecam.engine.move import Placement
+from tilecam.engine.tiles import TileSet
+from tilecam.vision.infer import (Candidate, Interpretation, Reading, ReadingError, ResolvePolicy, as_reading,
+                                  interpret)
+
+log = logging.getLogger(__name__)
+
+COMMIT_POLICIES = ("settle", "clock")
+
+
+class TrackerError(ValueError):
+    """Bad tracker configuration (an unknown commit policy, a board of the wrong size)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DetectedEvent:
+    """One thing the tracker saw happen (see the module doc for the kinds)."""
+
+    kind: str
+    placement: Placement | None = None
+    t: float = 0.0
+    player: int | None = None
+    confidence: float = 1.0
+    words: tuple[str, ...] = ()
+    phony: tuple[str, ...] = ()
+    pending_blanks: tuple[tuple[int, int], ...] = ()
+    corrected: tuple[tuple[int, int, str, str], ...] = ()
+    note: str = ""
+
+    def __str__(self) -> str:
+        if self.kind == "play" and self.placement is not None:
+            extra = f" (phony? {', '.join(self.phony)})" if self.phony else ""
+            return f"play {self.placement}{extra}"
+        if self.kind == "withdraw" and self.placement is not None:
+            return f"withdraw {self.placement}"
+        return self.kind
+
+
+@dataclass(frozen=True, slots=True)
+class TrackerConfig:
+    """``settle_readings``: agreeing unoccluded readings needed (1 when the capture loop has already waited for
+    stillness); ``commit``: ``settle`` or ``clock``; ``resolve``: how sure is sure; ``rotations``: look for a board
+    turned on the table."""
+
+    settle_readings: int = 3
+    commit: str = "settle"
+    resolve: ResolvePolicy = field(default_factory=ResolvePolicy)
+    rotations: bool = True
+    wants_every_frame: bool = False
+
+    def __post_init__(self) -> None:
+        if self.commit not in COMMIT_POLICIES:
+            raise TrackerError(f"unknown commit policy {self.commit!r}; one of {', '.join(COMMIT_POLICIES)}")
+        if self.settle_readings < 1:
+            raise TrackerError("settle_readings must be at least 1")
+
+
+@dataclass
+class TrackerStats:
+    """Counters and timings (seconds) for the benchmark and the device panel."""
+
+    frames: int = 0
+    occluded: int = 0
+    unreadable: int = 0
+    settles: int = 0
+    commits: int = 0
+    disturbed: int = 0
+    read_s: list[float] = field(default_factory=list)        # image -> reading, per frame
+    track_s: list[float] = field(default_factory=list)       # reading -> events, per frame
+    commit_s: list[float] = field(default_factory=list)      # settled reading -> committed events
+
+
+Reader = Callable[[Any], Any]
+
+
+class MoveTracker:
+    """Board-state tracker over a frame/reading stream (see the module doc)."""
+
+    def __init__(self, tileset: TileSet | str = "english", lexicon: Any = None, reader: Reader | None = None,
+                 board_rows: Sequence[str] | None = None, config: TrackerConfig | None = None,
+                 unreadable: tuple[type[BaseException], ...] = (ValueError,)) -> None:
+        self.tileset = TileSet.load(tileset) if isinstance(tileset, str) else tileset
+        self.lexicon = lexicon
+        self.config = config or TrackerConfig()
+        self._reader = reader
+        self._unreadable = unreadable
+        self.board = Board()
+        self.last_play: Placement | None = None
+        self.rotation = 0
+        self.status = "watching"
+        self.stats = TrackerStats()
+        self._window: list[tuple[tuple[str, ...], Reading, float]] = []
+        self._settled: Reading | None = None
+        self._settled_key: tuple[str, ...] | None = None
+        self._settled_t = 0.0
+        self._settled_handled = True       # the current settled board has been looked at
+        self._clock: list[tuple[float, int | None]] = []
+        self._queued: list[DetectedEvent] = []
+        if board_rows is not None:
+            self.sync(board_rows)
+
+    @property
+    def wants_every_frame(self) -> bool:
+        return self.config.wants_every_frame
+
+    # ------------------------------------------------------------------------------------------ outside world
+
+    def sync(self, board_rows: Sequence[str]) -> None:
+        """The game's board, as the game service has it (after an undo, a correction, a resume, a refusal)."""
+        board = Board.from_rows(list(board_rows))
+        if board.size != self.board.size:
+            raise TrackerError(f"a {board.size}x{board.size} board")
+        if board == self.board:
+            return
+        self.board = board
+        self.last_play = None   # whatever the last play now is, the camera did not see it made
+        self._settled_handled = False
+
+    def clock(self, t: float, player: int | None = None) -> list[DetectedEvent]:
+        """A clock press ends a turn: under the ``clock`` policy the next settled board is committed (a board with
+        nothing new is a scoreless turn). Under ``settle`` the press is only a hint to look now."""
+        self._clock.append((t, player))
+        self._settled_handled = False
+        return []          # the next settled reading (the read the press asks for) decides
+
+    def external(self, kind: str, t: float, player: int | None = None, count: int = 0) -> list[DetectedEvent]:
+        """A pass or an exchange reported by a button or the web page (a camera cannot see them)."""
+        if kind not in ("pass", "exchange"):
+            raise TrackerError(f"unknown external event {kind!r}; pass or exchange")
+        return [DetectedEvent(kind, t=t, player=player, note=f"{count} tiles" if count else "")]
+
+    # ------------------------------------------------------------------------------------------ frames
+
+    def feed(self, frame: Any, t: float) -> list[DetectedEvent]:
+        """One frame (a BGR image, given to the reader) or one reading; returns the events it completes."""
+        t0 = time.perf_counter()
+        self.stats.frames += 1
+        reading = self._read(frame)
+        t1 = time.perf_counter()
+        if reading is not None and not isinstance(frame, (Reading, list, tuple)):
+            self.stats.read_s.append(t1 - t0)
+        events = self._track(reading, t)
+        self.stats.track_s.append(time.perf_counter() - t1)
+        return events
+
+    def _read(self, frame: Any) -> Reading | None:
+        try:
+            if isinstance(frame, np.ndarray):
+                raw = self.reader(frame)
+            else:
+                raw = frame
+            return None if raw is None else as_reading(raw)
+        except ReadingError:
+            raise
+        except self._unreadable as exc:          # no board found: a head over it, the board off the picture
+            log.debug("unreadable frame: %s", exc)
+            self.stats.unreadable += 1
+            return None
+
+    @property
+    def reader(self) -> Reader:
+        if self._reader is None:
+            self._reader = default_reader(self.tileset.name)
+        return self._reader
+
+    def _track(self, reading: Reading | None, t: float) -> list[DetectedEvent]:
+        if reading is None or reading.any_occluded:
+            if reading is not None:
+                self.stats.occluded += 1
+            self._window.clear()
+            self.status = "occluded"
+            return []
+        reading = self._align(reading)
+        key = reading.occupancy_key(self.config.resolve.clear)
+        if self._window and self._window[-1][0] != key:
+            self._window.clear()
+        self._window.append((key, reading, t))
+        if len(self._window) < self.config.settle_readings:
+            self.status = "settling"
+            return []
+        del self._window[:-self.config.settle_readings]
+        if self._settled is None or self._settled_key != key:
+            self.stats.settles += 1
+            self._settled_handled = False
+        self._settled, self._settled_key, self._settled_t = reading, key, t
+        if self._settled_handled and not self._clock:
+            return []
+        return self._on_settled(reading, t)
+
+    def _on_settled(self, reading: Reading, t: float) -> list[DetectedEvent]:
+        t0 = time.perf_counter()
+        clock = self._clock.pop(0) if self._clock else None
+        if self.config.commit == "clock" and clock is None:
+            self.status = "settled (waiting for a clock)"
+            return []
+        result = interpret(self.board, reading, self.tileset, self.lexicon, self.last_play, self.config.resolve)
+        self._settled_handled = True
+        events: list[DetectedEvent] = []
+        player = clock[1] if clock else None
+        if result.kind == "none":
+            if clock is not None and self.config.commit == "clock":
+                events.append(DetectedEvent("pass", t=t, player=player,
+                                            note="board unchanged at the clock press (a pass or an exchange)"))
+            self.status = "watching"
+        elif result.kind in ("disturbed", "unclear"):
+            self.stats.disturbed += 1
+            self.status = f"{result.kind}: {result.reason}"
+            log.info("no move: %s", self.status)
+            if clock is not None:
+                self._clock.insert(0, clock)   # the press still waits for a board that makes sense
+        else:
+            if result.withdrawn is not None:
+                events.append(self._withdraw(result, t))
+            if result.candidate is not None:
+                events.append(self._play(result.candidate, t, player))
+            self.status = "committed " + "; ".join(str(e) for e in events)
+        if events:
+            self.stats.commits += len(events)
+            self.stats.commit_s.append(time.perf_counter() - t0)
+        return events
+
+    def _withdraw(self, result: Interpretation, t: float) -> DetectedEvent:
+        withdrawn = result.withdrawn
+        assert withdrawn is not None
+        for r, c, _tile in withdrawn.new_tiles():
+            self.board[r, c] = None
+        self.last_play = None
+        return DetectedEvent("withdraw", placement=withdrawn, t=t, note="the last play's tiles were taken back")
+
+    def _play(self, cand: Candidate, t: float, player: int | None) -> DetectedEvent:
+        for r, c, tile in cand.placement.new_tiles():
+            self.board[r, c] = tile
+        self.last_play = cand.placement
+        return DetectedEvent("play", placement=cand.placement, t=t, player=player, confidence=cand.probability,
+                             words=cand.words, phony=cand.phony, pending_blanks=cand.pending_blanks,
+                             corrected=cand.corrected)
+
+    def _align(self, reading: Reading) -> Reading:
+        """Turn the reading the way that best matches the committed tiles (a board turned on the table)."""
+        tiles = [(r, c) for r, c, _ in self.board.tiles()]
+        if not self.config.rotations or len(tiles) < 3:
+            return reading.rotated(self.rotation)
+
+        def misses(k: int) -> int:
+            rot = reading.rotated(k)
+            return sum(not rot.occupied(r, c) for r, c in tiles)
+
+        current = misses(self.rotation)
+        if current * 2 <= len(tiles):
+            return reading.rotated(self.rotation)
+        best = min(range(4), key=misses)
+        if misses(best) * 4 < current:
+            log.info("the board was turned: %d quarter turns", (best - self.rotation) % 4)
+            self.rotation = best
+        return reading.rotated(self.rotation)
+
+    def set_named_blank(self, row: int, col: int, letter: str) -> None:
+        """The players named a blank (the web's answer): the committed board follows."""
+        from tilecam.engine.board import Tile
+
+        self.board[row, col] = Tile(letter.upper(), True)
+
+
+def default_reader(tileset: str) -> Reader:
+    """The vision pipeline as a reader: ``read_board`` with the tile model, the last corners as the hint."""
+    from tilecam.vision.classify import TileClassifier
+    from tilecam.vision.read import read_board
+
+    classifier = TileClassifier.load()
+    state: dict[str, Any] = {"hint": None}
+
+    def read(image: np.ndarray) -> Any:
+        reading = read_board(image, classifier, tileset=tileset, hint=state["hint"])
+        state["hint"] = getattr(reading, "corners", None)
+        return reading
+
+    return read
+
+
+def make_tracker(board_rows: Sequence[str], tileset: str, *, lexicon: Any = None,
+                 commit: str = "settle") -> MoveTracker:
+    """The daemon's tracker: fed by the capture loop, which has already waited for the board to be still, so one
+    unoccluded reading is a settled board."""
+    if lexicon is None and tileset == "english":
+        from tilecam.engine.lexicon import Lexicon
+
+        lexicon = Lexicon.load()          # the bundled word list: it resolves doubtful letters and names blanks
+    config = TrackerConfig(settle_readings=1, commit=commit)
+    return MoveTracker(tileset, lexicon=lexicon, board_rows=board_rows, config=config)
