@@ -1,0 +1,163 @@
+"""The move tracker over synthetic reading streams: settling, occlusion, phantom-move immunity, withdrawals, the
+clock commit policy, board rotation, and the daemon-facing interface."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tilecam.engine.lexicon import Lexicon
+from tilecam.engine.move import Placement
+from tilecam.vision.infer import Reading
+from tilecam.vision.tracker import DetectedEvent, MoveTracker, TrackerConfig, TrackerError, make_tracker
+
+EMPTY = ["." * 15] * 15
+
+
+def rows_with(*words: tuple[str, str], base: list[str] | None = None) -> list[str]:
+    grid = [list(r) for r in (base or EMPTY)]
+    for coord, word in words:
+        for r, c, t in Placement.from_gcg(coord, word).squares():
+            if t is not None:
+                grid[r][c] = str(t)
+    return ["".join(r) for r in grid]
+
+
+def hand_over(rows: list[str], squares=((6, 6), (6, 7), (7, 6), (8, 8))) -> Reading:
+    return Reading.from_rows(rows, occluded=squares)
+
+
+def run(tracker: MoveTracker, readings, t0: float = 0.0) -> list[DetectedEvent]:
+    events = []
+    for i, reading in enumerate(readings):
+        events += tracker.feed(reading, t0 + i * 0.1)
+    return events
+
+
+CAT = rows_with(("8H", "CAT"))
+
+
+def test_agreeing_readings_commit_once_and_a_hand_over_the_board_commits_nothing():
+    tr = MoveTracker("english", config=TrackerConfig(settle_readings=3))
+    # the hand places the tiles: every frame with the hand is ignored, even showing the full word
+    assert run(tr, [hand_over(rows_with(("8H", "C"))), hand_over(CAT), hand_over(CAT)]) == []
+    assert tr.status == "occluded"
+    # two agreeing readings are not yet settled; a hand in between starts the count again
+    assert run(tr, [Reading.from_rows(CAT), Reading.from_rows(CAT), hand_over(CAT), Reading.from_rows(CAT),
+                    Reading.from_rows(CAT)]) == []
+    events = run(tr, [Reading.from_rows(CAT)])
+    assert [str(e) for e in events] == ["play 8H CAT"]
+    assert run(tr, [Reading.from_rows(CAT)] * 5) == []        # the same settled board again: nothing more
+    assert tr.board.rows() == CAT and tr.stats.commits == 1
+
+
+def test_readings_that_disagree_never_settle():
+    tr = MoveTracker("english", config=TrackerConfig(settle_readings=2))
+    half = rows_with(("8H", "CA"))
+    assert run(tr, [Reading.from_rows(CAT), Reading.from_rows(half)] * 4) == []
+
+
+def test_a_doubtful_letter_that_flickers_still_settles():
+    tr = MoveTracker("english", lexicon=Lexicon.from_words(["CAT"]), config=TrackerConfig(settle_readings=3))
+    a = Reading.from_rows(CAT, uncertain={(7, 7): [("C", 0.6), ("G", 0.4)]})
+    b = Reading.from_rows(CAT, uncertain={(7, 7): [("G", 0.5), ("C", 0.45)]})
+    events = run(tr, [a, b, a])
+    assert [str(e) for e in events] == ["play 8H CAT"]
+
+
+def test_shifted_and_lifted_tiles_and_a_bumped_board_make_no_move():
+    tr = MoveTracker("english", board_rows=CAT, config=TrackerConfig(settle_readings=2))
+    shifted = rows_with(("8H", "CA"), ("8K", "T"))
+    lifted = rows_with(("8H", "CA"))
+    noisy = Reading.from_rows(CAT, confidence=0.7)        # a bump blurs the frame: letters less sure, same board
+    readings = [Reading.from_rows(shifted)] * 3 + [hand_over(CAT)] + [Reading.from_rows(lifted)] * 3 \
+        + [hand_over(CAT)] + [Reading.from_rows(CAT)] * 3 + [noisy] * 3
+    assert run(tr, readings) == []
+    assert tr.board.rows() == CAT and tr.stats.disturbed >= 2
+
+
+def test_picked_up_and_put_back_is_no_move():
+    tr = MoveTracker("english", config=TrackerConfig(settle_readings=2))
+    assert len(run(tr, [Reading.from_rows(CAT)] * 2)) == 1
+    # a tile of the last play lifted and put back while the hand stays over the board
+    readings = [hand_over(CAT), hand_over(rows_with(("8H", "CA"))), hand_over(CAT)] + [Reading.from_rows(CAT)] * 3
+    assert run(tr, readings) == []
+
+
+def test_withdrawn_phony_then_next_play():
+    lex = Lexicon.from_words(["CAT", "CATS"])
+    tr = MoveTracker("english", lexicon=lex, config=TrackerConfig(settle_readings=2))
+    run(tr, [Reading.from_rows(CAT)] * 2)
+    phony = rows_with(("H9", "XQ"), base=CAT)
+    events = run(tr, [Reading.from_rows(phony)] * 2)
+    assert [e.kind for e in events] == ["play"] and events[0].phony == ("CXQ",)
+    events = run(tr, [hand_over(phony), Reading.from_rows(CAT), Reading.from_rows(CAT)])
+    assert [str(e) for e in events] == ["withdraw H8 .XQ"]
+    assert tr.board.rows() == CAT
+    events = run(tr, [Reading.from_rows(rows_with(("8K", "S"), base=CAT))] * 2)
+    assert [str(e) for e in events] == ["play 8H ...S"] and not events[0].phony
+
+
+def test_clock_policy_commits_only_on_a_press_and_an_unchanged_board_is_a_scoreless_turn():
+    tr = MoveTracker("english", config=TrackerConfig(settle_readings=1, commit="clock"))
+    assert run(tr, [Reading.from_rows(CAT)] * 3) == []          # settled, but nobody pressed a clock
+    assert tr.status.startswith("settled")
+    tr.clock(1.0, player=0)
+    events = tr.feed(Reading.from_rows(CAT), 1.1)
+    assert [(e.kind, e.player) for e in events] == [("play", 0)]
+    tr.clock(2.0, player=1)
+    events = tr.feed(Reading.from_rows(CAT), 2.1)
+    assert [(e.kind, e.player) for e in events] == [("pass", 1)]
+    # a press while the board is disturbed waits for a board that makes sense
+    tr.clock(3.0, player=0)
+    assert tr.feed(Reading.from_rows(rows_with(("8H", "CA"))), 3.1) == []
+    events = tr.feed(Reading.from_rows(rows_with(("I9", "O"), base=CAT)), 3.2)
+    assert [(e.kind, e.player, str(e.placement)) for e in events] == [("play", 0, "I8 .O")]
+
+
+def test_turned_board_is_recognised():
+    tr = MoveTracker("english", config=TrackerConfig(settle_readings=1))
+    run(tr, [Reading.from_rows(CAT)])
+    turned = Reading.from_rows(CAT).rotated(1)
+    assert run(tr, [turned] * 2) == []
+    assert tr.rotation == 3
+    plus = Reading.from_rows(rows_with(("8K", "S"), base=CAT)).rotated(1)
+    assert [str(e) for e in run(tr, [plus])] == ["play 8H ...S"]
+
+
+def test_sync_replaces_the_committed_board_and_forgets_the_last_play():
+    tr = MoveTracker("english", config=TrackerConfig(settle_readings=1))
+    run(tr, [Reading.from_rows(CAT)])
+    tr.sync(EMPTY)                  # the players undid the move on the web
+    assert tr.last_play is None and tr.board.is_empty()
+    # the camera still sees CAT: it is a new play (the daemon decides whether the game takes it)
+    assert [e.kind for e in run(tr, [Reading.from_rows(CAT)])] == ["play"]
+    with pytest.raises(ValueError):
+        tr.sync(["..."])
+
+
+def test_unreadable_frames_count_as_occluded_and_images_go_to_the_reader():
+    seen = []
+
+    def reader(image):
+        seen.append(image.shape)
+        if image.mean() > 100:
+            raise ValueError("board not found")
+        return Reading.from_rows(CAT)
+
+    tr = MoveTracker("english", reader=reader, config=TrackerConfig(settle_readings=2))
+    dark, bright = np.zeros((8, 8, 3), np.uint8), np.full((8, 8, 3), 200, np.uint8)
+    assert run(tr, [dark, bright, dark]) == []
+    assert [str(e) for e in run(tr, [dark])] == ["play 8H CAT"]
+    assert tr.stats.unreadable == 1 and len(seen) == 4 and len(tr.stats.read_s) == 3
+
+
+def test_make_tracker_is_what_the_daemon_plugs_in():
+    tr = make_tracker(CAT, "english")
+    assert tr.wants_every_frame is False and tr.config.settle_readings == 1 and tr.lexicon is not None
+    assert tr.board.rows() == CAT
+    events = tr.feed(Reading.from_rows(rows_with(("8K", "S"), base=CAT)), 0.0)
+    assert events[0].kind == "play" and events[0].placement == Placement.from_gcg("8H", "...S")
+    assert tr.external("exchange", 1.0, player=1, count=3)[0].kind == "exchange"
+    with pytest.raises(TrackerError):
+        TrackerConfig(commit="sometimes")
