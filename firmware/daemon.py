@@ -258,6 +258,13 @@ class Daemon:
         state = service.state()
         if state["is_over"]:
             return
+        recorded = getattr(source, "metadata", {}).get("moves")
+        played = [f"{m['position']} {m['word']}" for m in state["moves"] if m["kind"] == "play"]
+        if recorded is not None and played != list(recorded):
+            # Vision did not read the recording's game as recorded: leave the game open for a person to look at.
+            self.say(f"tilecam: the recording's game was read as {len(played)} of {len(recorded)} moves; "
+                     "the game is left open")
+            return
         try:
             service.end_game(racks, actor="recording")
         except CommandRefused as exc:
