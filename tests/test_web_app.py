@@ -446,3 +446,15 @@ def test_import_rejects_what_is_not_gcg(client):
     r = client.post("/review/import", data={"text": "#player1 a A\n#player2 b B\n>a: XYZ 99Q FOO +1 1\n"})
     assert r.status_code == 400 and b"GCG" in r.data
     assert client.get("/review/imported/nope").status_code == 404
+
+
+def test_pages_and_assets_are_gzipped_for_browsers_that_accept_it(client, service, game):
+    import gzip
+
+    service.play("8D QUANT", actor="test")
+    for path in ("/", "/static/js/live.js", "/static/css/app.css", "/api/state"):
+        plain = client.get(path)
+        packed = client.get(path, headers={"Accept-Encoding": "gzip"})
+        assert packed.headers["Content-Encoding"] == "gzip" and "Accept-Encoding" in packed.headers["Vary"], path
+        assert gzip.decompress(packed.data) == plain.data and len(packed.data) < len(plain.data) / 2, path
+        assert "Content-Encoding" not in plain.headers

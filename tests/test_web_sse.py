@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gzip
 import json
+import zlib
 import threading
 import time
 
@@ -30,10 +32,11 @@ def app(tmp_path, service):
                        "SSE_MAX_S": 0.6, "SSE_POLL_S": 0.05}, service=service)
 
 
-def parse(chunks: list[str]) -> list[dict]:
-    """SSE text → messages as dicts with ``id``, ``data`` (parsed), ``comment``, ``retry``."""
+def parse(chunks: list) -> list[dict]:
+    """SSE body (bytes or text pieces) → messages as dicts with ``id``, ``data`` (parsed), ``comment``, ``retry``."""
+    text = "".join(c.decode() if isinstance(c, bytes) else c for c in chunks)
     messages = []
-    for block in "".join(chunks).split("\n\n"):
+    for block in text.split("\n\n"):
         if not block:
             continue
         msg: dict = {}
@@ -52,10 +55,9 @@ def parse(chunks: list[str]) -> list[dict]:
 
 
 def stream(service, after, **kw):
-    options = {"heartbeat_s": 0.1, "max_s": 0.5, "counter": StreamCounter(), "stopping": threading.Event(),
-               "poll_s": 0.05}
+    options = {"heartbeat_s": 0.1, "max_s": 0.5, "counter": StreamCounter(), "stopping": threading.Event()}
     options.update(kw)
-    return event_stream(LiveState(service), after, **options)
+    return event_stream(LiveState(service, poll_s=0.05), after, **options)
 
 
 def test_format_message_is_one_data_line_per_message():
@@ -97,7 +99,7 @@ def test_idle_stream_sends_heartbeats_and_ends_at_max_s(service):
 
 def test_a_new_event_reaches_an_open_stream_quickly(service):
     gen = stream(service, service.store.last_seq(), max_s=5.0, heartbeat_s=10.0)
-    assert "retry" in next(gen)
+    assert b"retry" in next(gen)
     committed = {}
 
     def commit():
@@ -138,7 +140,7 @@ def test_events_route_honours_last_event_id(app, service):
     client = app.test_client()
     r = client.get("/api/events", headers={"Last-Event-ID": str(start)}, buffered=False)
     assert r.mimetype == "text/event-stream" and r.headers["Cache-Control"] == "no-cache"
-    messages = parse([chunk.decode() for chunk in r.response])
+    messages = parse(list(r.response))
     ids = [m["id"] for m in messages if "id" in m]
     assert ids == [start + 1]
     assert app.extensions["tilecam.streams"].open == 0
@@ -159,3 +161,60 @@ def test_too_many_streams_get_503(app):
     app.config["SSE_MAX_STREAMS"] = 0
     r = app.test_client().get("/api/events")
     assert r.status_code == 503 and r.headers["Retry-After"] == "5"
+
+
+def test_gzip_stream_is_one_valid_gzip_body_made_of_shared_pieces(app, service):
+    start = service.store.last_seq()
+    service.play("8D QUANT", actor="camera")
+    service.pass_turn(actor="camera")
+    client = app.test_client()
+    r = client.get(f"/api/events?after={start}", headers={"Accept-Encoding": "gzip, deflate"})
+    assert r.headers["Content-Encoding"] == "gzip"
+    body = r.data
+    assert gzip.decompress(body) == client.get(f"/api/events?after={start}").data  # CRC and length check too
+    messages = parse([gzip.decompress(body)])
+    assert [m["id"] for m in messages if "id" in m] == [start + 1, start + 2]
+    # A second viewer is sent the very same compressed bytes for each event (compressed once).
+    again = client.get(f"/api/events?after={start}", headers={"Accept-Encoding": "gzip"}).data
+    assert again[:200] == body[:200]
+
+
+def test_gzip_pieces_decode_incrementally(service):
+    """What a browser sees: each message is readable as soon as its piece arrives (sync-flushed)."""
+    start = service.store.last_seq()
+    service.play("8D QUANT", actor="camera")
+    gen = stream(service, start, gzip=True, max_s=5.0)
+    decoder = zlib.decompressobj(31)
+    assert decoder.decompress(next(gen)).startswith(b"retry: 1000")
+    assert decoder.decompress(next(gen)).startswith(f"id: {start + 1}\n".encode())
+    gen.close()
+
+
+def test_events_written_by_another_process_reach_the_stream(tmp_path, service):
+    """`tilecam serve` beside the daemon: a second service on the same store file commits; the stream sees it."""
+    other = GameService(GameStore(tmp_path))
+    other.resume()
+    gen = stream(service, service.store.last_seq(), max_s=5.0, heartbeat_s=10.0)
+    next(gen)
+    threading.Timer(0.2, lambda: other.play("8D QUANT", actor="daemon")).start()
+    t0 = time.monotonic()
+    message = parse([next(gen)])[0]
+    assert message["data"]["event"]["actor"] == "daemon" and time.monotonic() - t0 < 2.0
+    gen.close()
+    other.store.close()
+
+
+def test_broadcaster_serves_recent_events_from_memory_and_old_ones_from_the_store(service):
+    from tilecam.web.live import Broadcaster
+
+    start = service.store.last_seq()
+    caster = Broadcaster(service, poll_s=0.05, stopping=threading.Event(), keep=2)
+    assert caster.events_after(start, 10) == []  # starts watching at the head
+    for _ in range(3):
+        service.pass_turn(actor="test")
+    assert caster.wait(start + 2, timeout=2.0)
+    time.sleep(0.1)
+    assert [e.seq for e in caster.events_after(start + 1, 10)] == [start + 2, start + 3]  # memory
+    assert [e.seq for e in caster.events_after(start, 10)] == [start + 1, start + 2, start + 3]  # store
+    assert caster.events_after(start + 3, 10) == [] and not caster.wait(start + 3, timeout=0.05)
+    caster.stopping.set()
