@@ -67,7 +67,14 @@ def make_tracker(factory: str, board_rows: list[str], tileset: str) -> Any:
         if exc.name not in ("tilecam.vision.tracker",):
             raise
         return NullTracker()
-    return tracker_module.make_tracker(board_rows, tileset)
+    tracker = tracker_module.make_tracker(board_rows, tileset)
+    try:
+        tracker.reader  # load the vision pipeline and the tile model now: fail at start, not at the first move
+    except (ImportError, OSError, ValueError) as exc:
+        null = NullTracker()
+        null.reason = f"the vision pipeline is not available ({exc}): watching only"
+        return null
+    return tracker
 
 
 def encode_snapshot(image: Any, width: int, quality: int) -> bytes | None:
@@ -144,7 +151,7 @@ class Daemon:
             tileset = cfg.game.tileset if state.get("settings") is None else state["settings"]["tileset"]
             self.tracker = self._tracker_override or make_tracker(cfg.tracker.factory, self._board(), tileset)
             if isinstance(self.tracker, NullTracker):
-                self.say(f"tilecam: {NullTracker.reason}")
+                self.say(f"tilecam: {self.tracker.reason}")
             self._sync_tracker()
 
             if cfg.web.enabled:
@@ -194,11 +201,18 @@ class Daemon:
                     if snapshot is None:
                         snapshot = encode_snapshot(frame.full(), self.config.camera.snapshot_width,
                                                    self.config.camera.snapshot_quality)
-                    stored = service.play(event.placement, actor=CAMERA, snapshot_jpeg=snapshot)
+                    stored = service.play(event.placement, actor=CAMERA, snapshot_jpeg=snapshot,
+                                          player=getattr(event, "player", None))
                     self.say(f"tilecam: move {stored.payload['position']} {stored.payload['word']} "
                              f"= {stored.payload.get('score')}")
+                elif kind == "withdraw":
+                    service.withdraw(actor=CAMERA)
+                    self.say("tilecam: the last play was taken back")
                 elif kind == "pass":
-                    service.pass_turn(actor=CAMERA)
+                    service.pass_turn(actor=CAMERA, player=getattr(event, "player", None))
+                elif kind == "exchange":
+                    count = getattr(event, "count", 0) or 0
+                    service.exchange(int(count) or 1, actor=CAMERA, player=getattr(event, "player", None))
                 else:
                     log.info("ignoring detected event %r", event)
                     continue
@@ -343,6 +357,9 @@ class Daemon:
                 if service.state().get("turn") != seat:
                     self.say(f"tilecam: button {seat + 1} pressed, but it is not that player's turn")
                     return
+                clock = getattr(self.tracker, "clock", None)
+                if clock is not None:
+                    clock(time.monotonic(), seat)  # the tracker decides at the next settled read
                 if self.loop is not None:
                     self.loop.request_read()       # read the board now; the tracker commits what it sees
             elif gesture == PASS:

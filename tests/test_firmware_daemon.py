@@ -103,6 +103,16 @@ def make_standin(board_rows, tileset):
     return StandInTracker(board_rows, tileset)
 
 
+def make_project_tracker(board_rows, tileset="english"):
+    """The project's move tracker (tilecam.vision.tracker) with the coded-board reader in place of vision."""
+    from tilecam.engine.lexicon import Lexicon
+    from tilecam.vision.tracker import MoveTracker, TrackerConfig
+
+    # As make_tracker() builds it for the daemon (one reading = settled: the loop waited for stillness).
+    return MoveTracker(tileset, lexicon=Lexicon.load(), reader=decode_board, board_rows=board_rows,
+                       config=TrackerConfig(settle_readings=1))
+
+
 # --------------------------------------------------------------------------------------------------- recordings
 
 
@@ -149,7 +159,7 @@ def test_a_recording_runs_through_the_chain_to_a_finished_game(tmp_path):
     clip = write_clip(tmp_path / "game.zip", game_frames())
     lines: list[str] = []
     daemon = Daemon(quiet_config(tmp_path), say=lines.append, source=ZipFramesSource(clip),
-                    tracker=StandInTracker(["." * 15] * 15))
+                    tracker=make_project_tracker(["." * 15] * 15))
     assert daemon.run(max_seconds=60) == 0
     with GameStore(tmp_path / "data") as store:
         game = store.games()[0]
@@ -221,7 +231,7 @@ def test_restart_resumes_the_game_and_replayed_frames_add_nothing(tmp_path):
 def _run_cli(tmp_path, clip, *extra, env=None):
     cmd = [sys.executable, "-m", "tilecam.firmware.cli", "run", "--source", str(clip), "--data-dir",
            str(tmp_path / "data"), "--no-web", "--players", "Ann,Ben", "--tracker",
-           "test_firmware_daemon:make_standin", *extra]
+           "test_firmware_daemon:make_project_tracker", *extra]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(__file__).parent), os.environ.get("PYTHONPATH", "")]),
            "TILECAM_CONFIG": str(tmp_path / "none.toml")}  # no system config
     # Recordings at 25 fps with 10 still frames per move: settle after 0.3 s of stillness.
