@@ -111,18 +111,11 @@ class Reading:
     def any_occluded(self) -> bool:
         return bool(self.occluded.any()) or any(OCCLUDED in row for row in self.grid)
 
-    def occupancy_key(self, clear: float) -> tuple[str, ...]:
-        """The grid with unclear letters masked (``*``): two readings of a still board share this key even when a
-        doubtful letter flickers between two readings."""
-        out = []
-        for r, row in enumerate(self.grid):
-            chars = []
-            for c, ch in enumerate(row):
-                if ch != EMPTY and ch != OCCLUDED and self.confidence[r, c] < clear:
-                    ch = "*"
-                chars.append(ch)
-            out.append("".join(chars))
-        return tuple(out)
+    def occupancy_key(self) -> tuple[str, ...]:
+        """Which squares hold a tile (``*``) and which are empty: readings of a still board share this key even when
+        a doubtful letter flickers from one reading to the next (their letters are merged, see
+        :func:`merge_readings`)."""
+        return tuple("".join(EMPTY if ch == EMPTY else "*" for ch in row) for row in self.grid)
 
     def rotated(self, k: int) -> "Reading":
         """The reading turned by ``k`` quarter turns counter-clockwise (a board turned on the table)."""
@@ -202,6 +195,31 @@ def _class_labels(reading: Any) -> tuple[str, ...] | None:
         if seq and all(isinstance(x, str) and len(x) == 1 for x in seq):
             return tuple(seq)
     return None
+
+
+def merge_readings(readings: Sequence[Reading]) -> Reading:
+    """Readings of the same still board as one: each square's label probabilities averaged over the readings
+    (a letter read doubtfully once and clearly twice comes out fairly sure)."""
+    if len(readings) == 1:
+        return readings[0]
+    n = readings[0].size
+    grid = [list(row) for row in readings[-1].grid]
+    conf = readings[-1].confidence.copy()
+    alts: dict[tuple[int, int], tuple[tuple[str, float], ...]] = {}
+    for r in range(n):
+        for c in range(n):
+            if all(rd.grid[r][c] == grid[r][c] and rd.confidence[r, c] >= 0.999 for rd in readings):
+                continue
+            totals: dict[str, float] = {}
+            for rd in readings:
+                for label, p in rd.options(r, c):
+                    totals[label] = totals.get(label, 0.0) + p / len(readings)
+            ranked = tuple(sorted(totals.items(), key=lambda kv: -kv[1]))
+            grid[r][c], conf[r, c] = ranked[0]
+            if len(ranked) > 1:
+                alts[(r, c)] = ranked
+    occ = np.logical_or.reduce([rd.occluded for rd in readings])
+    return Reading(tuple("".join(row) for row in grid), conf, occ, alts)
 
 
 def as_reading(obj: Any) -> Reading:

@@ -43,7 +43,7 @@ from tilecam.engine.board import Board
 from tilecam.engine.move import Placement
 from tilecam.engine.tiles import TileSet
 from tilecam.vision.infer import (Candidate, Interpretation, Reading, ReadingError, ResolvePolicy, as_reading,
-                                  interpret)
+                                  interpret, merge_readings)
 
 log = logging.getLogger(__name__)
 
@@ -213,7 +213,7 @@ class MoveTracker:
             self.status = "occluded"
             return []
         reading = self._align(reading)
-        key = reading.occupancy_key(self.config.resolve.clear)
+        key = reading.occupancy_key()
         if self._window and self._window[-1][0] != key:
             self._window.clear()
         self._window.append((key, reading, t))
@@ -221,6 +221,7 @@ class MoveTracker:
             self.status = "settling"
             return []
         del self._window[:-self.config.settle_readings]
+        reading = merge_readings([rd for _, rd, _ in self._window])
         if self._settled is None or self._settled_key != key:
             self.stats.settles += 1
             self._settled_handled = False
@@ -329,3 +330,97 @@ def make_tracker(board_rows: Sequence[str], tileset: str, *, lexicon: Any = None
         lexicon = Lexicon.load()          # the bundled word list: it resolves doubtful letters and names blanks
     config = TrackerConfig(settle_readings=1, commit=commit)
     return MoveTracker(tileset, lexicon=lexicon, board_rows=board_rows, config=config)
+
+
+# ------------------------------------------------------------------------------------------------ replays
+
+
+class GameRecorder:
+    """Detected events → an engine :class:`~tilecam.engine.game.Game` (what ``tilecam replay`` and the benchmark
+    keep; on the device the game service does this). A refused event is logged in ``problems`` and skipped."""
+
+    def __init__(self, players: Sequence[str], rules: Any) -> None:
+        from tilecam.engine.game import Game
+
+        self.game = Game(list(players), rules)
+        self.problems: list[str] = []
+        self.flags: dict[int, str] = {}          # history index -> "phony?" / "blank?" notes for the summary
+
+    def apply(self, event: DetectedEvent) -> bool:
+        """Apply one event; False (and a line in ``problems``) when the game refuses it."""
+        from tilecam.engine.errors import EngineError
+
+        g = self.game
+        try:
+            if event.kind == "play":
+                assert event.placement is not None
+                notes = []
+                if event.phony:
+                    notes.append("phony? " + " ".join(event.phony))
+                if event.pending_blanks:
+                    notes.append("blank letter not known")
+                g.play(event.placement, note="; ".join(notes))
+                if notes:
+                    self.flags[len(g.history) - 1] = "; ".join(notes)
+            elif event.kind == "withdraw":
+                g.withdraw()
+            elif event.kind == "pass":
+                g.pass_turn(note=event.note)
+            elif event.kind == "exchange":
+                count = int(event.note.split()[0]) if event.note[:1].isdigit() else 1
+                try:
+                    g.exchange(count, note=event.note)
+                except EngineError:
+                    g.pass_turn(note="exchange seen as a scoreless turn")
+            else:
+                raise TrackerError(f"unknown event kind {event.kind!r}")
+        except EngineError as exc:
+            self.problems.append(f"t={event.t:.1f}s {event}: {exc}")
+            return False
+        return True
+
+
+@dataclass(frozen=True, slots=True)
+class External:
+    """Something a camera cannot see, at a frame (1-based): ``pass``, ``exchange`` or ``clock``."""
+
+    frame: int
+    kind: str
+    player: int | None = None
+    count: int = 0
+
+
+def replay_frames(frames: Any, tracker: MoveTracker, recorder: GameRecorder, *, stills: bool = False,
+                  externals: Sequence[External] = (), progress: Callable[[int], None] | None = None) -> int:
+    """Feed ``frames`` (an iterable of ``(t, image_or_reading)``; frame numbers count from 1) through the tracker
+    into the recorder. ``stills``: every frame is a settled board and a turn of its own (as a clock-button rig
+    photographs), so an unchanged one is a scoreless turn. External events at frame N happen just before frame N
+    is looked at; a ``clock`` one ends the turn with that frame's board. Returns the number of frames read."""
+    by_frame: dict[int, list[External]] = {}
+    for ext in externals:
+        by_frame.setdefault(ext.frame, []).append(ext)
+    n = 0
+    for n, (t, frame) in enumerate(frames, 1):
+        scoreless_here = False
+        for ext in by_frame.pop(n, []):
+            if ext.kind == "clock":
+                tracker.clock(t, ext.player)
+            else:
+                for event in tracker.external(ext.kind, t, ext.player, ext.count):
+                    recorder.apply(event)
+                scoreless_here = True
+        if stills:
+            tracker.clock(t)
+        for event in tracker.feed(frame, t):
+            if stills and scoreless_here and event.kind == "pass":
+                continue           # the still of an announced pass/exchange: already recorded
+            if not recorder.apply(event):
+                tracker.sync(recorder.game.board.rows())
+        if progress is not None:
+            progress(n)
+    for frame_no in sorted(by_frame):      # events after the last frame (a final pass)
+        for ext in by_frame[frame_no]:
+            if ext.kind != "clock":
+                for event in tracker.external(ext.kind, float(n), ext.player, ext.count):
+                    recorder.apply(event)
+    return n

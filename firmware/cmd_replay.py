@@ -1,0 +1,231 @@
+"""``tilecam replay SOURCE --gcg OUT``: rebuild a game from a recording; ``tilecam render-game``: make one.
+
+``SOURCE`` is a video file or a folder of frames (image files in the natural order of their names:
+``frame_000001.jpg`` …, or ``image-1.jpg``, ``image-2.jpg`` … ``image-10.jpg``). Frames are numbered from 1 in that
+order. ``--stills``: every image is already a settled board, one photo per turn (a clock-button rig), so an unchanged
+photo is a scoreless turn (a pass or an exchange). ``--events FILE``: JSON lines ``{"frame": N, "event": "pass" |
+"exchange" | "clock", "player": i}`` for what a camera cannot see (``"count"``: tiles exchanged, optional).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+EVENT_KINDS = ("pass", "exchange", "clock")
+
+
+class EventsFileError(ValueError):
+    """A line of an events file that is not ``{"frame": N, "event": "pass"|"exchange"|"clock", "player": i}``."""
+
+    def __init__(self, line_no: int, message: str):
+        super().__init__(f"events file line {line_no}: {message}")
+        self.line_no = line_no
+
+
+class ReplaySourceError(ValueError):
+    """A replay source that is neither a folder of images nor a video file OpenCV can open."""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser("replay", help="rebuild a game (GCG) from a video or a folder of frames")
+    p.add_argument("source", help="video file or folder of frames (natural order of names)")
+    p.add_argument("--gcg", required=True, help="where to write the reconstructed game")
+    p.add_argument("--tiles", choices=("english", "german"), default="english")
+    p.add_argument("--stills", action="store_true", help="every image is a settled board, one per turn")
+    p.add_argument("--events", help="JSON lines of passes, exchanges and clock presses the camera cannot see")
+    p.add_argument("--lexicon", default=None,
+                   help="word list for doubtful letters, blanks and phonies: a path, or 'none' "
+                        "(default: the bundled ENABLE for English tiles, none for German)")
+    p.add_argument("--players", default="", help="comma-separated names (default Player1, Player2)")
+    p.add_argument("--commit", choices=("settle", "clock"), default=None,
+                   help="commit on a settled board, or only at clock presses (default: clock when the events "
+                        "file has clock presses)")
+    p.add_argument("--settle", type=int, default=3, help="agreeing readings that make a settled board (video)")
+    p.add_argument("--fps", type=float, default=10.0, help="frame rate of a folder of frames (for times)")
+    p.add_argument("--lettered-rows", action="store_true", help="write ScrabScrap's transposed coordinates")
+    p.add_argument("--model", default=None, help="tile model (default models/tiles.onnx)")
+    p.set_defaults(func=_replay)
+
+    r = subparsers.add_parser("render-game", help="render a GCG game as frames of a synthetic video, with truth")
+    r.add_argument("gcg", help="the game record")
+    r.add_argument("out", help="folder for frame_000001.jpg … and truth.json")
+    r.add_argument("--seed", type=int, default=0)
+    r.add_argument("--tiles", choices=("english", "german"), default=None, help="default: guessed from the record")
+    r.add_argument("--lettered-rows", action="store_true", help="the record uses ScrabScrap's coordinates")
+    r.set_defaults(func=_render)
+
+
+# ------------------------------------------------------------------------------------------------ inputs
+
+
+def parse_events(text: str) -> list[Any]:
+    """An events file's lines as ``External`` values (blank lines and ``#`` comments skipped)."""
+    from tilecam.vision.tracker import External
+
+    out = []
+    for n, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise EventsFileError(n, f"not JSON: {exc.msg}") from None
+        if not isinstance(data, dict):
+            raise EventsFileError(n, "expected an object")
+        frame, kind, player = data.get("frame"), data.get("event"), data.get("player")
+        if not isinstance(frame, int) or isinstance(frame, bool) or frame < 1:
+            raise EventsFileError(n, f"'frame' must be a frame number from 1, got {frame!r}")
+        if kind not in EVENT_KINDS:
+            raise EventsFileError(n, f"'event' must be one of {', '.join(EVENT_KINDS)}, got {kind!r}")
+        if player is not None and (not isinstance(player, int) or isinstance(player, bool) or player < 0):
+            raise EventsFileError(n, f"'player' must be a player index from 0, got {player!r}")
+        count = data.get("count", 0)
+        if not isinstance(count, int) or count < 0:
+            raise EventsFileError(n, f"'count' must be a number of tiles, got {count!r}")
+        unknown = set(data) - {"frame", "event", "player", "count"}
+        if unknown:
+            raise EventsFileError(n, f"unknown fields: {', '.join(sorted(unknown))}")
+        out.append(External(frame, kind, player, count))
+    return out
+
+
+def list_frames(folder: Path) -> list[Path]:
+    """The image files of a folder in the natural order of their names (``image-2`` before ``image-10``)."""
+    from tilecam.firmware.sources import IMAGE_SUFFIXES, natural_key
+
+    return sorted((p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES),
+                  key=lambda p: natural_key(p.name))
+
+
+def iter_frames(source: Path, fps: float) -> Iterator[tuple[float, Any]]:
+    """``(t, BGR image)`` for every frame of a folder or a video file."""
+    import cv2
+
+    if source.is_dir():
+        files = list_frames(source)
+        if not files:
+            raise ReplaySourceError(f"no image files in {source}")
+        for i, path in enumerate(files):
+            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if image is None:
+                raise ReplaySourceError(f"cannot decode image {path}")
+            yield i / fps, image
+        return
+    if not source.is_file():
+        raise ReplaySourceError(f"no file or folder {source}")
+    cap = cv2.VideoCapture(str(source))
+    if not cap.isOpened():
+        raise ReplaySourceError(f"OpenCV cannot open {source} as a video")
+    rate = cap.get(cv2.CAP_PROP_FPS) or fps
+    try:
+        i = 0
+        while True:
+            ok, image = cap.read()
+            if not ok:
+                break
+            yield i / rate, image
+            i += 1
+    finally:
+        cap.release()
+
+
+def load_lexicon(spec: str | None, tiles: str) -> Any:
+    from tilecam.engine.lexicon import Lexicon
+
+    if spec is None:
+        return Lexicon.load() if tiles == "english" else None
+    if spec.lower() == "none":
+        return None
+    return Lexicon.load(spec)
+
+
+# ------------------------------------------------------------------------------------------------ commands
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from tilecam.engine.gcg import write_gcg
+    from tilecam.engine.rules import Rules
+    from tilecam.vision.tracker import GameRecorder, MoveTracker, TrackerConfig, replay_frames
+
+    source = Path(args.source)
+    try:
+        externals = parse_events(Path(args.events).read_text(encoding="utf-8")) if args.events else []
+    except (OSError, EventsFileError) as exc:
+        print(f"tilecam replay: {exc}", file=sys.stderr)
+        return 2
+    commit = args.commit or ("clock" if args.stills or any(e.kind == "clock" for e in externals) else "settle")
+    config = TrackerConfig(settle_readings=1 if args.stills else max(1, args.settle), commit=commit)
+    players = [p.strip() for p in args.players.split(",") if p.strip()] or ["Player1", "Player2"]
+    if len(players) < 2:
+        players.append(f"Player{len(players) + 1}")
+    lexicon = load_lexicon(args.lexicon, args.tiles)
+    reader = None
+    if args.model:
+        reader = _reader_with_model(args.model, args.tiles)
+    tracker = MoveTracker(args.tiles, lexicon=lexicon, reader=reader, config=config)
+    recorder = GameRecorder(players, Rules(tileset=args.tiles, max_scoreless_turns=None))
+    started = time.monotonic()
+
+    def progress(n: int) -> None:
+        if n % 25 == 0:
+            print(f"  … {n} frames, {len(recorder.game.history)} events", file=sys.stderr)
+
+    try:
+        frames = replay_frames(iter_frames(source, args.fps), tracker, recorder, stills=args.stills,
+                               externals=externals, progress=progress)
+    except ReplaySourceError as exc:
+        print(f"tilecam replay: {exc}", file=sys.stderr)
+        return 2
+    game = recorder.game
+    Path(args.gcg).write_text(write_gcg(game, orientation="lettered-rows" if args.lettered_rows else None),
+                              encoding="utf-8")
+    print(summary(recorder, frames, time.monotonic() - started, args.gcg))
+    return 0
+
+
+def _reader_with_model(model: str, tiles: str) -> Any:
+    from tilecam.vision.classify import TileClassifier
+    from tilecam.vision.read import read_board
+
+    classifier = TileClassifier.load(model)
+    return lambda image: read_board(image, classifier, tileset=tiles)
+
+
+def summary(recorder: Any, frames: int, seconds: float, out: str) -> str:
+    """The reconstructed game as a few lines for the terminal."""
+    game = recorder.game
+    lines = [f"{frames} frames in {seconds:.1f} s → {len(game.history)} events, written to {out}"]
+    for i, ev in enumerate(game.history):
+        who = game.players[ev.player]
+        if ev.kind == "play":
+            what = f"{ev.position} {ev.word}"
+        elif ev.kind == "withdraw":
+            what = f"-- (withdrawn {ev.position} {ev.word})"
+        else:
+            what = ev.kind
+        flag = f"   [{recorder.flags[i]}]" if i in recorder.flags else ""
+        lines.append(f"  {i + 1:3d}. {who:<10} {what:<28} {ev.score:+4d} {ev.total:5d}{flag}")
+    lines.append("  final: " + ", ".join(f"{p} {s}" for p, s in zip(game.players, game.scores)))
+    for problem in recorder.problems:
+        lines.append(f"  not recorded: {problem}")
+    return "\n".join(lines)
+
+
+def _render(args: argparse.Namespace) -> int:
+    from tilecam.engine.gcg import load_gcg
+    from tilecam.models.video import render_game, write_frames
+
+    record = load_gcg(args.gcg, orientation="lettered-rows" if args.lettered_rows else None)
+    tiles = args.tiles or record.guess_tileset()
+    started = time.monotonic()
+    video = render_game(record, seed=args.seed, tileset=tiles)
+    out = write_frames(video, Path(args.out))
+    print(f"{len(video.frames)} frames ({len(video.truth)} moves) in {time.monotonic() - started:.1f} s → {out}")
+    return 0

@@ -1,0 +1,301 @@
+"""A game-video generator: any GCG game as a sequence of camera frames, with the truth alongside.
+
+    GCG record ──script_game(seed)──▶ [FrameSpec] (board shown, hand/arm polygon, lighting, camera jitter)
+                                       + truth (every event, the frame where it is complete)
+                                       + externals (passes/exchanges a camera cannot see, as an events file)
+               ──render_game──▶ frames (tilecam.models.synth's renderer, one image per FrameSpec)
+
+A hand comes in from the player's side, places the tiles one at a time (sometimes hesitating over a square, or
+nudging a tile it has put down), and leaves; the board then stays still for a moment. A withdrawn phony is taken
+back tile by tile. Lighting drifts slowly; rarely the camera jitters for a frame. Everything is decided by the seed:
+the same record and seed give the same frames.
+
+``simulate_readings`` turns the specs straight into readings (occluded squares under the hand, noisy confidences, a
+few doubtful letters), so move inference can be exercised without images.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from tilecam.engine.board import Board
+from tilecam.engine.gcg import GcgGame
+from tilecam.engine.move import Placement
+from tilecam.engine.rules import Rules
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class ScriptConfig:
+    """Pacing in frames (at ``fps``) and how often things happen."""
+
+    fps: float = 10.0
+    enter_frames: int = 2          # the arm reaching in
+    per_tile_frames: int = 2       # over a square, then the tile is down (hand still there)
+    leave_frames: int = 2
+    still_frames: int = 6          # the board left alone after a turn
+    p_hesitate: float = 0.15       # per tile: the hand hovers over a square a while
+    p_nudge: float = 0.2           # per play: a placed tile is nudged (the hand over it again)
+    p_jitter: float = 0.01         # per still frame: the camera shakes for one frame
+    light_drift: float = 0.12      # lighting varies by up to this fraction over a game
+
+
+@dataclass(frozen=True, slots=True)
+class FrameSpec:
+    """What one frame shows: the board (board text), the arm polygon in grid units (x = column, y = row, 0..15;
+    empty = no hand), a brightness gain, a camera shift in grid units, a nudged tile (row, col, dx, dy in grid
+    units) and the index of the last event complete on this board (-1 before any)."""
+
+    rows: tuple[str, ...]
+    hand: tuple[Point, ...] = ()
+    light: float = 1.0
+    shift: Point = (0.0, 0.0)
+    nudge: tuple[int, int, float, float] | None = None
+    event: int = -1
+
+
+@dataclass
+class GameVideo:
+    """A rendered (or only scripted) game: specs, frames (BGR images; empty until rendered), the truth and the
+    externals (events-file lines for passes and exchanges)."""
+
+    specs: list[FrameSpec]
+    truth: list[dict[str, Any]]
+    externals: list[dict[str, Any]]
+    tileset: str
+    players: list[str]
+    seed: int
+    frames: list[np.ndarray] = field(default_factory=list)
+
+
+# ------------------------------------------------------------------------------------------------ script
+
+
+def _arm(side: int, target: Point, rng: random.Random, size: int = 15) -> tuple[Point, ...]:
+    """An arm polygon reaching from the player's edge (0 bottom, 1 top, 2 left, 3 right) to ``target``."""
+    tx, ty = target
+    if side == 0:
+        ex, ey = tx + rng.uniform(-3, 3), size + 4.0
+    elif side == 1:
+        ex, ey = tx + rng.uniform(-3, 3), -4.0
+    elif side == 2:
+        ex, ey = -4.0, ty + rng.uniform(-3, 3)
+    else:
+        ex, ey = size + 4.0, ty + rng.uniform(-3, 3)
+    dx, dy = tx - ex, ty - ey
+    n = math.hypot(dx, dy) or 1.0
+    ux, uy = dx / n, dy / n
+    px, py = -uy, ux
+    w_arm, w_hand = rng.uniform(0.9, 1.3), rng.uniform(1.0, 1.4)
+    tip = (tx + ux * 0.8, ty + uy * 0.8)
+    pts = [(ex + px * w_arm, ey + py * w_arm), (tx - ux * 0.6 + px * w_hand, ty - uy * 0.6 + py * w_hand),
+           (tip[0] + px * 0.5, tip[1] + py * 0.5), (tip[0] - px * 0.5, tip[1] - py * 0.5),
+           (tx - ux * 0.6 - px * w_hand, ty - uy * 0.6 - py * w_hand), (ex - px * w_arm, ey - py * w_arm)]
+    return tuple((round(x, 3), round(y, 3)) for x, y in pts)
+
+
+def script_game(record: GcgGame, seed: int, tileset: str | None = None,
+                config: ScriptConfig | None = None) -> GameVideo:
+    """Script the frames of ``record`` (see the module doc). Events a camera cannot see (passes, exchanges)
+    become externals at the frame where they happen; scores and end-of-game lines are only in the truth."""
+    cfg = config or ScriptConfig()
+    rng = random.Random(seed)
+    tiles = tileset or record.guess_tileset()
+    rules = Rules(tileset=tiles, max_scoreless_turns=None)
+    specs: list[FrameSpec] = []
+    truth: list[dict[str, Any]] = []
+    externals: list[dict[str, Any]] = []
+    phase = rng.uniform(0, 2 * math.pi)
+    n_players = max(2, len(record.players))
+    sides = [0, 1, 2, 3][:n_players]
+    state = {"event": -1, "board": Board(rules.board_layout)}
+
+    def light() -> float:
+        k = len(specs)
+        return round(1.0 + cfg.light_drift * math.sin(phase + k / 180.0) + rng.uniform(-0.01, 0.01), 4)
+
+    def emit(hand: tuple[Point, ...] = (), nudge=None, jitter: bool = False) -> None:
+        shift = (round(rng.uniform(-0.15, 0.15), 3), round(rng.uniform(-0.15, 0.15), 3)) if jitter else (0.0, 0.0)
+        specs.append(FrameSpec(tuple(state["board"].rows()), hand, light(), shift, nudge, state["event"]))
+
+    def still(n: int) -> None:
+        for _ in range(n):
+            emit(jitter=rng.random() < cfg.p_jitter)
+
+    still(cfg.still_frames)
+
+    def on_event(i: int, computed: list, board_before: Board) -> None:
+        if not computed:
+            return
+        ev = computed[0]
+        side = sides[ev.player % len(sides)]
+        if ev.kind in ("play", "withdraw"):
+            placement = Placement.from_gcg(ev.position, ev.word)
+            squares = [(r, c, t) for r, c, t in placement.new_tiles()]
+            if ev.kind == "withdraw":
+                squares.reverse()
+            order = squares if rng.random() < 0.7 else rng.sample(squares, len(squares))
+            first = order[0]
+            for _ in range(cfg.enter_frames):
+                emit(_arm(side, (first[1] + 0.5, first[0] + 0.5), rng))
+            nudge_at = rng.randrange(len(order)) if ev.kind == "play" and rng.random() < cfg.p_nudge else -1
+            for k, (r, c, t) in enumerate(order):
+                target = (c + 0.5, r + 0.5)
+                for _ in range(cfg.per_tile_frames - 1 + (rng.randint(1, 4) if rng.random() < cfg.p_hesitate else 0)):
+                    emit(_arm(side, target, rng))
+                state["board"][r, c] = t if ev.kind == "play" else None
+                emit(_arm(side, target, rng))
+                if k == nudge_at:
+                    dx, dy = rng.uniform(-0.12, 0.12), rng.uniform(-0.12, 0.12)
+                    emit(_arm(side, target, rng), nudge=(r, c, round(dx, 3), round(dy, 3)))
+            for _ in range(cfg.leave_frames):
+                last = order[-1]
+                emit(_arm(side, (last[1] + 0.5 + rng.uniform(-2, 2), last[0] + 0.5 + rng.uniform(-2, 2)), rng))
+        state["event"] = len(truth)
+        entry = {"index": len(truth), "kind": ev.kind, "player": ev.player, "score": ev.score, "total": ev.total,
+                 "frame": len(specs) + 1}
+        if ev.kind in ("play", "withdraw"):
+            entry.update(position=ev.position, word=ev.word)
+        if ev.kind == "exchange":
+            entry.update(count=ev.count)
+        if ev.kind in ("pass", "exchange"):
+            externals.append({"frame": len(specs) + 1, "event": ev.kind, "player": ev.player,
+                              **({"count": ev.count} if ev.kind == "exchange" else {})})
+        truth.append(entry)
+        for extra in computed[1:]:
+            truth.append({"index": len(truth), "kind": extra.kind, "player": extra.player, "score": extra.score,
+                          "total": extra.total, "frame": len(specs) + 1})
+        still(cfg.still_frames)
+
+    record.replay(rules, on_event=on_event)
+    return GameVideo(specs, truth, externals, tiles, [p.name for p in record.players], seed)
+
+
+# ------------------------------------------------------------------------------------------------ readings
+
+
+def occluded_squares(spec: FrameSpec, size: int = 15, margin: float = 0.35) -> set[tuple[int, int]]:
+    """Squares the arm polygon covers (any part of it within ``margin`` of the square's centre)."""
+    if not spec.hand:
+        return set()
+    import cv2
+
+    px = 8                                      # raster resolution per square
+    pad = 8 * px                                # the arm starts off the board
+    canvas = np.zeros((size * px + 2 * pad, size * px + 2 * pad), np.uint8)
+    pts = np.round((np.array(spec.hand) * px) + pad).astype(np.int32)
+    cv2.fillPoly(canvas, [pts], 1)
+    inner = canvas[pad:pad + size * px, pad:pad + size * px]
+    lo, hi = round((0.5 - margin) * px), round((0.5 + margin) * px)
+    cells = inner.reshape(size, px, size, px)[:, lo:hi, :, lo:hi]
+    hit = cells.any(axis=(1, 3))
+    return {(int(r), int(c)) for r, c in zip(*np.nonzero(hit))}
+
+
+def simulate_readings(video: GameVideo, seed: int, doubt_rate: float = 0.01) -> list[Any]:
+    """A stand-in for the vision reader: each spec as a Reading (squares under the arm occluded; letters read
+    with high confidence, a fraction ``doubt_rate`` of tiles doubtful between the right letter and another;
+    blank tiles read as ``?``). Seeded and deterministic."""
+    from tilecam.engine.tiles import TileSet
+    from tilecam.vision.infer import Reading
+
+    rng = random.Random(seed)
+    letters = TileSet.load(video.tileset).letters
+    out = []
+    for spec in video.specs:
+        occ = occluded_squares(spec)
+        rows = [list(r) for r in spec.rows]
+        uncertain = {}
+        for r, row in enumerate(rows):
+            for c, ch in enumerate(row):
+                if ch == ".":
+                    continue
+                if ch.islower():
+                    rows[r][c] = "?"
+                elif rng.random() < doubt_rate:
+                    other = rng.choice([x for x in letters if x != ch])
+                    p = rng.uniform(0.5, 0.8)
+                    options = [(ch, p), (other, round(1 - p - 0.01, 3))]
+                    if rng.random() < 0.3:      # now and then the model prefers the wrong letter, unsurely
+                        options = [(other, p), (ch, round(1 - p - 0.01, 3))]
+                    uncertain[(r, c)] = options
+        rows_text = ["".join(r) for r in rows]
+        out.append(Reading.from_rows(rows_text, confidence=0.97,
+                                     uncertain={k: v for k, v in uncertain.items() if k not in occ},
+                                     occluded=sorted(occ)))
+    return out
+
+
+# ------------------------------------------------------------------------------------------------ rendering
+
+
+def render_game(record: GcgGame, seed: int, tileset: str | None = None, config: ScriptConfig | None = None,
+                image_px: int = 384) -> GameVideo:
+    """Script the game and render every frame with ``tilecam.models.synth`` (frames ``image_px`` wide)."""
+    video = script_game(record, seed, tileset, config)
+    video.frames = render_specs(video.specs, video.tileset, seed, image_px)
+    return video
+
+
+def render_specs(specs: Sequence[FrameSpec], tileset: str, seed: int, image_px: int = 384) -> list[np.ndarray]:
+    """Each spec as an image, one fixed scene (board, camera, table) for the whole video."""
+    from tilecam.models import synth
+
+    scene_rng = np.random.default_rng(seed)
+    scene = synth.sample_scene(scene_rng, tileset=tileset) if hasattr(synth, "sample_scene") else None
+    frames = []
+    for spec in specs:
+        frames.append(_render_one(synth, spec, scene, tileset, image_px, seed))
+    return frames
+
+
+def _render_one(synth: Any, spec: FrameSpec, scene: Any, tileset: str, image_px: int, seed: int) -> np.ndarray:
+    kwargs: dict[str, Any] = {"tileset": tileset}
+    if scene is not None:
+        kwargs["scene"] = scene
+    if spec.hand:
+        kwargs["hand"] = [tuple(p) for p in spec.hand]
+    image = synth.render_board(list(spec.rows), seed=seed, **kwargs)
+    image = getattr(image, "image", image)
+    return _post(np.asarray(image), spec, image_px)
+
+
+def _post(image: np.ndarray, spec: FrameSpec, image_px: int) -> np.ndarray:
+    """Lighting gain, camera jitter and the final size."""
+    import cv2
+
+    h, w = image.shape[:2]
+    if w != image_px:
+        image = cv2.resize(image, (image_px, round(h * image_px / w)), interpolation=cv2.INTER_AREA)
+        h, w = image.shape[:2]
+    if spec.shift != (0.0, 0.0):
+        cell = w / 17.0
+        m = np.float32([[1, 0, spec.shift[0] * cell], [0, 1, spec.shift[1] * cell]])
+        image = cv2.warpAffine(image, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
+    if abs(spec.light - 1.0) > 1e-3:
+        image = cv2.convertScaleAbs(image, alpha=spec.light, beta=0)
+    return image
+
+
+def write_frames(video: GameVideo, folder: Path) -> Path:
+    """``frame_000001.jpg`` …, ``truth.json`` and ``events.jsonl`` (the externals) in ``folder``."""
+    import cv2
+
+    folder.mkdir(parents=True, exist_ok=True)
+    for i, image in enumerate(video.frames, 1):
+        cv2.imwrite(str(folder / f"frame_{i:06d}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    (folder / "truth.json").write_text(json.dumps({
+        "seed": video.seed, "tileset": video.tileset, "players": video.players, "events": video.truth,
+        "frame_events": [s.event for s in video.specs],
+    }, indent=1), encoding="utf-8")
+    (folder / "events.jsonl").write_text("".join(json.dumps(e) + "\n" for e in video.externals), encoding="utf-8")
+    return folder
