@@ -54,6 +54,7 @@
       const action = b.dataset.action;
       if (action === "pause") act("pause", { paused: b.dataset.paused !== "true" });
       else if (action === "undo") { if (confirm("Undo the last change?")) act("undo", {}); }
+      else if (action === "challenge" && b.dataset.valid) act("challenge", { valid: b.dataset.valid === "true" });
       else act(action, {});
     });
   });
