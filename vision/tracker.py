@@ -4,9 +4,9 @@
                                              └──▶ agrees with the previous ones? ──settled──▶ interpret() against
                                                   the committed board ──commit policy──▶ [DetectedEvent]
 
-* Only a settled board counts: ``settle_readings`` consecutive readings that agree (same squares occupied, same
-  clear letters) with nothing over the board. A hand, an arm, a sleeve or a shadow (any occluded square, or a
-  frame the reader cannot read at all) starts the count again.
+* Only a settled board counts: ``settle_readings`` consecutive readings that agree (the same squares occupied)
+  with nothing over the board; their letter probabilities are averaged (``infer.merge_readings``). A hand, an
+  arm, a sleeve or a shadow (any occluded square, or a frame the reader cannot read at all) starts the count again.
 * The settled board is compared with the committed one (``infer.interpret``): new tiles → a play; the last play's
   tiles gone → a withdrawal (a phony taken back), possibly with the next play already down; tiles missing or
   moved that are not the last play (a shifted tile, a lifted one, a bumped board) → no move until it is put right.
@@ -67,6 +67,7 @@ class DetectedEvent:
     phony: tuple[str, ...] = ()
     pending_blanks: tuple[tuple[int, int], ...] = ()
     corrected: tuple[tuple[int, int, str, str], ...] = ()
+    count: int = 0                 # tiles exchanged (an exchange; 0 = not known)
     note: str = ""
 
     def __str__(self) -> str:
@@ -169,7 +170,7 @@ class MoveTracker:
         """A pass or an exchange reported by a button or the web page (a camera cannot see them)."""
         if kind not in ("pass", "exchange"):
             raise TrackerError(f"unknown external event {kind!r}; pass or exchange")
-        return [DetectedEvent(kind, t=t, player=player, note=f"{count} tiles" if count else "")]
+        return [DetectedEvent(kind, t=t, player=player, count=count)]
 
     # ------------------------------------------------------------------------------------------ frames
 
@@ -367,9 +368,8 @@ class GameRecorder:
             elif event.kind == "pass":
                 g.pass_turn(note=event.note)
             elif event.kind == "exchange":
-                count = int(event.note.split()[0]) if event.note[:1].isdigit() else 1
                 try:
-                    g.exchange(count, note=event.note)
+                    g.exchange(event.count or 1, note=event.note)
                 except EngineError:
                     g.pass_turn(note="exchange seen as a scoreless turn")
             else:

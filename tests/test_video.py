@@ -1,0 +1,70 @@
+"""The game-video generator: seeded scripts with the truth alongside, and move inference over its simulated
+readings (a whole game reconstructed: placements, withdrawals, no phantom moves)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tilecam.engine.gcg import read_gcg
+from tilecam.engine.rules import Rules
+from tilecam.models.video import ScriptConfig, occluded_squares, script_game, simulate_readings
+from tilecam.vision.tracker import External, GameRecorder, MoveTracker, TrackerConfig, replay_frames
+
+GAME = """#player1 ann Ann
+#player2 ben Ben
+>ann: AQNTUXY 8D QUANT +48 48
+>ben: EEIKLRS D8 .IKE +17 17
+>ann: AEIORXY -EIO +0 48
+>ben: ELRSSTT 9F ZITS +30 47
+>ben: ELRSSTT -- -30 17
+>ann: AEIRSTX 7E AX +41 89
+>ben: ELRSSTT 10D .Lt +3 20
+"""
+
+
+@pytest.fixture(scope="module")
+def record():
+    return read_gcg(GAME)
+
+
+def test_script_is_seeded_and_deterministic(record):
+    a, b, c = script_game(record, 7), script_game(record, 7), script_game(record, 8)
+    assert a.specs == b.specs and a.truth == b.truth
+    assert a.specs != c.specs
+    assert [t["kind"] for t in a.truth] == ["play", "play", "exchange", "play", "withdraw", "play", "play"]
+    assert a.externals == [{"frame": a.truth[2]["frame"], "event": "exchange", "player": 0, "count": 3}]
+
+
+def test_truth_frames_show_the_board_after_each_event(record):
+    video = script_game(record, 3)
+    game = record.replay(Rules())
+    final = game.board.rows()
+    assert video.specs[-1].rows == tuple(final) and not video.specs[-1].hand
+    for t in video.truth:
+        spec = video.specs[t["frame"] - 1]    # the first still frame after the event
+        assert spec.event == t["index"] and not spec.hand
+    # hands appear only while tiles change, and cover squares on the board
+    changing = [i for i in range(1, len(video.specs)) if video.specs[i].rows != video.specs[i - 1].rows]
+    assert changing and all(video.specs[i].hand and occluded_squares(video.specs[i]) for i in changing)
+
+
+def test_phony_is_placed_then_taken_back(record):
+    video = script_game(record, 5)
+    zits = [i for i, s in enumerate(video.specs) if "Z" in "".join(s.rows)]
+    assert zits and video.specs[zits[-1] + 1].hand          # the hand takes it back
+    assert "Z" not in "".join(video.specs[-1].rows)
+
+
+@pytest.mark.parametrize("seed", [11, 12])
+def test_tracker_reconstructs_the_game_from_simulated_readings(record, seed):
+    cfg = ScriptConfig(p_hesitate=0.5, p_nudge=0.8)
+    video = script_game(record, seed, config=cfg)
+    readings = simulate_readings(video, seed, doubt_rate=0.05)
+    tracker = MoveTracker("english", config=TrackerConfig(settle_readings=3))
+    recorder = GameRecorder(["Ann", "Ben"], Rules(max_scoreless_turns=None))
+    externals = [External(e["frame"], e["event"], e["player"], e.get("count", 0)) for e in video.externals]
+    replay_frames(((i / 10, r) for i, r in enumerate(readings)), tracker, recorder, externals=externals)
+    got = [(e.kind, e.position, e.word.replace("?", "t"), e.score) for e in recorder.game.history]
+    want = [(t["kind"], t.get("position", ""), t.get("word", ""), t["score"]) for t in video.truth]
+    assert got == want
+    assert recorder.problems == []
