@@ -446,6 +446,8 @@ def test_import_rejects_what_is_not_gcg(client):
     r = client.post("/review/import", data={"text": "#player1 a A\n#player2 b B\n>a: XYZ 99Q FOO +1 1\n"})
     assert r.status_code == 400 and b"GCG" in r.data
     assert client.get("/review/imported/nope").status_code == 404
+    r = client.post("/review/import", data={"text": "#player1 a A\n"}, headers={"Origin": "http://evil.example"})
+    assert r.status_code == 403
 
 
 def test_pages_and_assets_are_gzipped_for_browsers_that_accept_it(client, service, game):

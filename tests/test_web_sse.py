@@ -218,3 +218,26 @@ def test_broadcaster_serves_recent_events_from_memory_and_old_ones_from_the_stor
     assert [e.seq for e in caster.events_after(start, 10)] == [start + 1, start + 2, start + 3]  # store
     assert caster.events_after(start + 3, 10) == [] and not caster.wait(start + 3, timeout=0.05)
     caster.stopping.set()
+
+
+def test_waitress_ends_the_stream_when_the_client_goes(app):
+    """A real server: a phone that closes the page frees its stream (and thread) at the next heartbeat."""
+    import socket
+
+    from tilecam.web.server import ServerThread
+
+    app.config["SSE_MAX_S"] = 30.0
+    counter = app.extensions["tilecam.streams"]
+    with ServerThread(app, threads=16) as server:
+        sock = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+        sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n\r\n")
+        assert b"200 OK" in sock.recv(4096)
+        deadline = time.monotonic() + 3
+        while counter.open != 1 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert counter.open == 1
+        sock.close()
+        deadline = time.monotonic() + 3
+        while counter.open != 0 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert counter.open == 0 and counter.opened == 1

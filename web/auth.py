@@ -101,7 +101,7 @@ def is_authorised() -> bool:
     return bool(session.get("authorised")) and bool(session.get("csrf"))
 
 
-def _same_origin() -> bool:
+def same_origin() -> bool:
     """False when the browser tells us the request comes from another site; absent headers (scripts) pass."""
     if request.headers.get("Sec-Fetch-Site", "same-origin") not in ("same-origin", "none"):
         return False
@@ -120,7 +120,7 @@ def require_pin(view):
 
     @functools.wraps(view)
     def wrapped(*args, **kwargs):
-        if not _same_origin():
+        if not same_origin():
             abort(403, description="cross-origin request refused")
         if not is_authorised():
             abort(401, description="enter the PIN first (POST /auth/pin)")
@@ -142,7 +142,7 @@ def status():
 
 @bp.post("/pin")
 def enter_pin():
-    if not _same_origin():
+    if not same_origin():
         abort(403, description="cross-origin request refused")
     body = request.get_json(silent=True)
     if body is None:
@@ -167,7 +167,7 @@ def enter_pin():
 
 @bp.post("/logout")
 def logout():
-    if not _same_origin():
+    if not same_origin():
         abort(403, description="cross-origin request refused")
     session.clear()
     return jsonify(authorised=False)

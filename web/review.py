@@ -19,6 +19,7 @@ from flask import Blueprint, abort, current_app, jsonify, redirect, render_templ
 from tilecam.engine.errors import EngineError
 from tilecam.engine.gcg import read_gcg
 from tilecam.web import data
+from tilecam.web.auth import same_origin
 from tilecam.web.replay import build_review
 
 bp = Blueprint("review", __name__, url_prefix="/review")
@@ -85,6 +86,8 @@ def game(game_id: int):
 
 @bp.post("/import")
 def import_gcg():
+    if not same_origin():
+        abort(403, description="cross-origin request refused")
     upload = request.files.get("file")
     text = ""
     if upload is not None and upload.filename:
