@@ -111,6 +111,7 @@ class TrackerStats:
     read_s: list[float] = field(default_factory=list)        # image -> reading, per frame
     track_s: list[float] = field(default_factory=list)       # reading -> events, per frame
     commit_s: list[float] = field(default_factory=list)      # settled reading -> committed events
+    latency_s: list[float] = field(default_factory=list)     # settling frame in -> its events out (read included)
 
 
 Reader = Callable[[Any], Any]
@@ -183,7 +184,10 @@ class MoveTracker:
         if reading is not None and not isinstance(frame, (Reading, list, tuple)):
             self.stats.read_s.append(t1 - t0)
         events = self._track(reading, t)
-        self.stats.track_s.append(time.perf_counter() - t1)
+        t2 = time.perf_counter()
+        self.stats.track_s.append(t2 - t1)
+        if events:
+            self.stats.latency_s.append(t2 - t0)
         return events
 
     def _read(self, frame: Any) -> Reading | None:
@@ -391,11 +395,13 @@ class External:
 
 
 def replay_frames(frames: Any, tracker: MoveTracker, recorder: GameRecorder, *, stills: bool = False,
-                  externals: Sequence[External] = (), progress: Callable[[int], None] | None = None) -> int:
+                  externals: Sequence[External] = (), progress: Callable[[int], None] | None = None,
+                  on_event: Callable[[DetectedEvent, int, bool], None] | None = None) -> int:
     """Feed ``frames`` (an iterable of ``(t, image_or_reading)``; frame numbers count from 1) through the tracker
     into the recorder. ``stills``: every frame is a settled board and a turn of its own (as a clock-button rig
     photographs), so an unchanged one is a scoreless turn. External events at frame N happen just before frame N
-    is looked at; a ``clock`` one ends the turn with that frame's board. Returns the number of frames read."""
+    is looked at; a ``clock`` one ends the turn with that frame's board. ``on_event(event, frame, recorded)`` hears
+    about every detected event. Returns the number of frames read."""
     by_frame: dict[int, list[External]] = {}
     for ext in externals:
         by_frame.setdefault(ext.frame, []).append(ext)
@@ -414,8 +420,11 @@ def replay_frames(frames: Any, tracker: MoveTracker, recorder: GameRecorder, *, 
         for event in tracker.feed(frame, t):
             if stills and scoreless_here and event.kind == "pass":
                 continue           # the still of an announced pass/exchange: already recorded
-            if not recorder.apply(event):
+            recorded = recorder.apply(event)
+            if not recorded:
                 tracker.sync(recorder.game.board.rows())
+            if on_event is not None:
+                on_event(event, n, recorded)
         if progress is not None:
             progress(n)
     for frame_no in sorted(by_frame):      # events after the last frame (a final pass)

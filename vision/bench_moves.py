@@ -1,0 +1,337 @@
+"""``tilecam bench moves``: move inference measured on real games and on rendered ones.
+
+* Real games: the ScrabScrap photo folders (``game03``, ``game04``: one settled photo per turn, German tiles, no
+  lexicon) replayed as stills, once through their hand-made labels (``image-N.board.txt``: a perfect reader, so
+  any miss is move inference's) and once through the vision reader when the tile model is there. Compared with
+  the GCG record (its transposed "lettered rows" coordinates): every placement (squares and letters) and every
+  withdrawn phony; the record's exchanges should come out as scoreless turns.
+* Synthetic games: ``--games`` records of ``../shared/data/gcg`` scripted by ``tilecam.models.video`` with seeds
+  from ``--seed`` (never used in development), replayed frame by frame. ``--reader simulated`` turns the scripts
+  straight into readings (hand occlusion, doubtful letters; no images): move inference alone. ``--reader vision``
+  renders the frames with ``tilecam.models.synth`` and reads them with the vision pipeline. Every placement must be
+  found with the right squares, letters and score, no phantom moves, every withdrawn phony withdrawn. Blanks: a
+  rendered blank is unprinted; a blank the lexicon (bundled ENABLE) names must be right; a blank left pending is
+  counted right when its square is right, and the record's letter is then given as the players' answer (what the
+  web asks them), so later words see it.
+* Timing (one core: onnxruntime and OpenCV limited to one thread): per-frame processing (read + track) and the
+  latency from the settling frame in to the committed move out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import os
+import statistics
+import sys
+import time
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
+REAL_GAMES = ("game03", "game04")
+
+
+def _one_thread() -> None:
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    os.environ.setdefault("ORT_NUM_THREADS", "1")
+    try:
+        import cv2
+
+        cv2.setNumThreads(1)
+    except ImportError:  # pragma: no cover - cv2 is a dependency
+        pass
+
+
+def _vision_reader(tileset: str) -> Any:
+    """The vision pipeline with one onnxruntime thread, or None (and why) when it is not there yet."""
+    try:
+        from tilecam.vision.classify import TileClassifier
+        from tilecam.vision.read import read_board
+    except ImportError as exc:
+        return None, f"vision reader not available ({exc.name})"
+    try:
+        try:
+            classifier = TileClassifier.load(None, threads=1)
+        except TypeError:
+            classifier = TileClassifier.load()
+    except (OSError, ValueError) as exc:
+        return None, f"tile model not available ({exc})"
+    hint: dict[str, Any] = {"corners": None}
+
+    def read(image: Any) -> Any:
+        reading = read_board(image, classifier, tileset=tileset, hint=hint["corners"])
+        hint["corners"] = getattr(reading, "corners", None)
+        return reading
+
+    return read, ""
+
+
+# ------------------------------------------------------------------------------------------------ comparing
+
+
+def _tiles_key(kind: str, position: str, word: str) -> tuple:
+    from tilecam.engine.move import Placement
+
+    if kind not in ("play", "withdraw"):
+        return ("scoreless",)
+    p = Placement.from_gcg(position, word)
+    return (kind, tuple((r, c, "?" if t.is_blank else t.letter) for r, c, t in p.new_tiles()))
+
+
+def compare(truth: Sequence[dict[str, Any]], history: Sequence[Any], scores: bool) -> Counter:
+    """Count what the rebuilt ``history`` got right against ``truth`` (``kind``, ``position``, ``word``,
+    ``score``): plays with the right squares and letters (blanks by square), with the right score too
+    (``scores``), withdrawals, scoreless turns, and phantom plays (rebuilt plays matching no true one)."""
+    keep = ("play", "withdraw", "pass", "exchange")
+    want = [t for t in truth if t["kind"] in keep]
+    got = [e for e in history if e.kind in ("play", "withdraw", "pass", "exchange")]
+    wk = [_tiles_key(t["kind"], t.get("position", ""), t.get("word", "")) for t in want]
+    gk = [_tiles_key(e.kind, e.position, e.word) for e in got]
+    c: Counter = Counter()
+    c["plays"] = sum(t["kind"] == "play" for t in want)
+    c["withdrawals"] = sum(t["kind"] == "withdraw" for t in want)
+    c["scoreless"] = sum(t["kind"] in ("pass", "exchange") for t in want)
+    matched_got: set[int] = set()
+    for block in difflib.SequenceMatcher(a=wk, b=gk, autojunk=False).get_matching_blocks():
+        for k in range(block.size):
+            t, e = want[block.a + k], got[block.b + k]
+            matched_got.add(block.b + k)
+            if t["kind"] == "play":
+                c["plays_found"] += 1
+                if not scores or e.score == t["score"]:
+                    c["plays_right"] += 1
+                letters_true = [ch for ch in t["word"] if ch != "."]
+                letters_got = [ch for ch in e.word if ch != "."]
+                for a, b in zip(letters_true, letters_got):
+                    if a.islower():
+                        c["blanks"] += 1
+                        c["blanks_pending" if b == "?" else ("blanks_named" if b == a else "blanks_wrong")] += 1
+            elif t["kind"] == "withdraw":
+                c["withdrawals_right"] += 1
+            else:
+                c["scoreless_right"] += 1
+    for j, e in enumerate(got):
+        if j not in matched_got and e.kind == "play":
+            c["phantom"] += 1
+        if j not in matched_got and e.kind == "withdraw":
+            c["phantom_withdrawals"] += 1
+    return c
+
+
+def _answer_blanks(recorder: Any, tracker: Any, event: Any, truth_rows: Sequence[str]) -> None:
+    """The players' answer for pending blanks: the record's letter, set on both boards."""
+    from tilecam.engine.board import Tile
+
+    for r, c in event.pending_blanks:
+        ch = truth_rows[r][c]
+        if ch.isalpha() and ch.islower():
+            tracker.set_named_blank(r, c, ch)
+            recorder.game.board[r, c] = Tile(ch.upper(), True)
+
+
+# ------------------------------------------------------------------------------------------------ runs
+
+
+def run_real(game: str, reader_name: str, reader: Any) -> tuple[Counter, Any]:
+    from tilecam.engine.gcg import load_gcg
+    from tilecam.engine.rules import Rules
+    from tilecam.vision.infer import Reading
+    from tilecam.vision.tracker import GameRecorder, MoveTracker, TrackerConfig, replay_frames
+
+    import cv2
+
+    folder = SHARED / "data" / "real-boards" / "scrabscrap" / game
+    record = load_gcg(next(folder.glob("*.gcg")), orientation="lettered-rows")
+    rules = Rules(tileset="german", max_scoreless_turns=None)
+    truth = [{"kind": e.kind, "position": e.position, "word": e.word, "score": e.score}
+             for e in record.replay(rules).history]
+    from tilecam.firmware.sources import natural_key  # noqa: PLC0415 - reading files only
+
+    photos = sorted(folder.glob("image-*.jpg"), key=lambda p: natural_key(p.name))
+    label_rows = [p.with_name(p.stem + ".board.txt").read_text(encoding="utf-8").split() for p in photos]
+
+    def frames():
+        for i, (photo, rows) in enumerate(zip(photos, label_rows)):
+            if reader_name == "labels":
+                yield float(i), Reading.from_rows(["".join("?" if ch.islower() else ch for ch in r) for r in rows])
+            else:
+                yield float(i), cv2.imread(str(photo), cv2.IMREAD_COLOR)
+
+    tracker = MoveTracker("german", lexicon=None, reader=reader,
+                          config=TrackerConfig(settle_readings=1, commit="clock"))
+    recorder = GameRecorder([p.name for p in record.players], rules)
+
+    def on_event(event: Any, frame: int, recorded: bool) -> None:
+        if recorded and event.kind == "play" and event.pending_blanks:
+            _answer_blanks(recorder, tracker, event, label_rows[frame - 1])
+
+    replay_frames(frames(), tracker, recorder, stills=True, on_event=on_event)
+    return compare(truth, recorder.game.history, scores=False), tracker
+
+
+def synthetic_records(n: int) -> list[Path]:
+    """The first ``n`` records of ../shared/data/gcg (sorted by name) that replay on a standard board."""
+    from tilecam.engine.errors import EngineError
+    from tilecam.engine.gcg import load_gcg
+    from tilecam.engine.rules import Rules
+
+    out = []
+    for path in sorted((SHARED / "data" / "gcg").glob("*.gcg")):
+        try:
+            load_gcg(path).replay(Rules(max_scoreless_turns=None))
+        except (EngineError, ValueError):
+            continue
+        out.append(path)
+        if len(out) == n:
+            break
+    return out
+
+
+def run_synthetic(path: Path, seed: int, reader_name: str, reader: Any, lexicon: Any) -> tuple[Counter, Any, dict]:
+    from tilecam.engine.gcg import load_gcg
+    from tilecam.engine.rules import Rules
+    from tilecam.models.video import render_specs, script_game, simulate_readings
+    from tilecam.vision.tracker import External, GameRecorder, MoveTracker, TrackerConfig, replay_frames
+
+    record = load_gcg(path)
+    video = script_game(record, seed, tileset="english")
+    info: dict[str, Any] = {"frames": len(video.specs), "render_s": 0.0}
+    if reader_name == "simulated":
+        frames = simulate_readings(video, seed)
+    else:
+        t0 = time.perf_counter()
+        frames = render_specs(video.specs, video.tileset, seed)
+        info["render_s"] = time.perf_counter() - t0
+    tracker = MoveTracker("english", lexicon=lexicon, reader=reader, config=TrackerConfig(settle_readings=3))
+    recorder = GameRecorder(video.players, Rules(max_scoreless_turns=None))
+    externals = [External(e["frame"], e["event"], e.get("player"), e.get("count", 0)) for e in video.externals]
+
+    def on_event(event: Any, frame: int, recorded: bool) -> None:
+        if recorded and event.kind == "play" and event.pending_blanks:
+            _answer_blanks(recorder, tracker, event, video.specs[frame - 1].rows)
+
+    replay_frames(((i / 10.0, f) for i, f in enumerate(frames)), tracker, recorder, externals=externals,
+                  on_event=on_event)
+    counts = compare(video.truth, recorder.game.history, scores=True)
+    counts["flagged_phony"] = len([i for i, f in recorder.flags.items() if f.startswith("phony")])
+    counts["problems"] = len(recorder.problems)
+    return counts, tracker, info
+
+
+# ------------------------------------------------------------------------------------------------ output
+
+
+def _ms(values: Sequence[float]) -> str:
+    if not values:
+        return "–"
+    v = sorted(values)
+    p95 = v[min(len(v) - 1, int(round(0.95 * (len(v) - 1))))]
+    return f"{statistics.median(v) * 1000:.1f} / {p95 * 1000:.1f} / {v[-1] * 1000:.1f}"
+
+
+def _frac(c: Counter, right: str, total: str) -> str:
+    return f"{c[right]}/{c[total]}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="tilecam bench moves", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=20, help="synthetic games (records of ../shared/data/gcg)")
+    ap.add_argument("--seed", type=int, default=4100, help="first seed of the synthetic games")
+    ap.add_argument("--reader", choices=("simulated", "vision", "both"), default="both",
+                    help="synthetic games: simulated readings, rendered frames through vision, or both")
+    ap.add_argument("--skip-real", action="store_true", help="leave out the ScrabScrap photo games")
+    args = ap.parse_args(argv)
+    _one_thread()
+    if not SHARED.is_dir():
+        print("tilecam bench moves: ../shared is not there (the records and photos live in it)", file=sys.stderr)
+        return 2
+
+    from tilecam.engine.lexicon import Lexicon
+
+    lexicon = Lexicon.load()
+    timing_rows: list[tuple[str, Any]] = []
+
+    if not args.skip_real:
+        print("\n### Real games: ScrabScrap photos as stills (German tiles, no lexicon)\n")
+        print("| game | reader | placements (squares + letters) | withdrawn phonies | exchanges → scoreless turn "
+              "| phantom plays | blanks pending → answered |")
+        print("| --- | --- | --- | --- | --- | --- | --- |")
+        vision, why = _vision_reader("german")
+        for game in REAL_GAMES:
+            for name, reader in (("labels", None), ("vision", vision)):
+                if name == "vision" and reader is None:
+                    print(f"| {game} | vision | {why} | | | | |")
+                    continue
+                c, tracker = run_real(game, name, reader)
+                print(f"| {game} | {name} | {_frac(c, 'plays_found', 'plays')} | "
+                      f"{_frac(c, 'withdrawals_right', 'withdrawals')} | {_frac(c, 'scoreless_right', 'scoreless')} "
+                      f"| {c['phantom']} | {c['blanks_pending']}/{c['blanks']} |")
+                if name == "vision":
+                    timing_rows.append((f"{game} photos (992x976), vision", tracker))
+
+    readers = ["simulated", "vision"] if args.reader == "both" else [args.reader]
+    records = synthetic_records(args.games)
+    for reader_name in readers:
+        reader = None
+        if reader_name == "vision":
+            reader, why = _vision_reader("english")
+            try:
+                import tilecam.models.synth  # noqa: F401
+            except ImportError:
+                reader, why = None, "renderer tilecam.models.synth not available"
+            if reader is None:
+                print(f"\n### Synthetic games, rendered + vision: not run ({why})")
+                continue
+        print(f"\n### Synthetic games: {len(records)} records of ../shared/data/gcg, seeds {args.seed}…"
+              f"{args.seed + len(records) - 1}, reader: {reader_name}\n")
+        print("| game | frames | placements right (squares, letters, score) | phantom plays | withdrawn phonies "
+              "| blanks named / pending→answered / wrong | flagged phony (lexicon) |")
+        print("| --- | --- | --- | --- | --- | --- | --- |")
+        total: Counter = Counter()
+        started = time.perf_counter()
+        all_track: list[Any] = []
+        for i, path in enumerate(records):
+            c, tracker, info = run_synthetic(path, args.seed + i, reader_name, reader, lexicon)
+            total += c
+            total["frames"] += info["frames"]
+            all_track.append(tracker)
+            print(f"| {path.stem} | {info['frames']} | {_frac(c, 'plays_right', 'plays')} | {c['phantom']} | "
+                  f"{_frac(c, 'withdrawals_right', 'withdrawals')} | {c['blanks_named']} / {c['blanks_pending']} / "
+                  f"{c['blanks_wrong']} | {c['flagged_phony']} |", flush=True)
+        print(f"| **all** | {total['frames']} | **{_frac(total, 'plays_right', 'plays')}** | **{total['phantom']}** "
+              f"| **{_frac(total, 'withdrawals_right', 'withdrawals')}** | {total['blanks_named']} / "
+              f"{total['blanks_pending']} / {total['blanks_wrong']} | {total['flagged_phony']} |")
+        print(f"\n{time.perf_counter() - started:.1f} s wall; passes/exchanges came in as events "
+              f"({total['scoreless_right']}/{total['scoreless']} recorded); refused events: {total['problems']}")
+        merged = _merge_stats(all_track)
+        timing_rows.append((f"synthetic, {reader_name}", merged))
+
+    print("\n### Timing (one core: onnxruntime/OpenCV one thread)\n")
+    print("| stream | frames | per-frame read ms p50/p95/max | per-frame track ms p50/p95/max "
+          "| settling frame → committed move ms p50/p95/max |")
+    print("| --- | --- | --- | --- | --- |")
+    for name, st in timing_rows:
+        s = st.stats if hasattr(st, "stats") else st
+        print(f"| {name} | {s.frames} | {_ms(s.read_s)} | {_ms(s.track_s)} | {_ms(s.latency_s)} |")
+    return 0
+
+
+def _merge_stats(trackers: Sequence[Any]) -> Any:
+    from tilecam.vision.tracker import TrackerStats
+
+    out = TrackerStats()
+    for tr in trackers:
+        s = tr.stats
+        out.frames += s.frames
+        out.read_s += s.read_s
+        out.track_s += s.track_s
+        out.latency_s += s.latency_s
+    return out
+
+
+if __name__ == "__main__":
+    sys.exit(main())
