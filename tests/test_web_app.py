@@ -185,6 +185,7 @@ def test_events_json_polling(client, service, game):
     assert [e["kind"] for e in body["events"]] == ["play"] and body["last_seq"] == first + 1
     assert client.get("/api/events.json?after=x").status_code == 400
     assert client.get("/api/events.json?limit=0").status_code == 400
+    assert client.get("/api/events.json?after=99999999999999999999999").status_code == 400
 
 
 def test_gcg_export_reads_back_as_the_same_game(client, service, game):
@@ -331,6 +332,7 @@ def test_play_pass_exchange_undo(player, service, game):
     assert act(client, token, "play", {"position": "8D", "word": "QUANT"}).status_code == 200
     assert act(client, token, "exchange", {"tiles": "3"}).status_code == 200
     assert act(client, token, "exchange", {"tiles": "abc"}).status_code == 200
+    assert act(client, token, "exchange", {"tiles": "-1"}).status_code == 400
     assert act(client, token, "pass").status_code == 200
     kinds = [m["kind"] for m in service.state()["moves"]]
     assert kinds == ["play", "exchange", "exchange", "pass"]
@@ -446,6 +448,7 @@ def test_import_rejects_what_is_not_gcg(client):
     r = client.post("/review/import", data={"text": "#player1 a A\n#player2 b B\n>a: XYZ 99Q FOO +1 1\n"})
     assert r.status_code == 400 and b"GCG" in r.data
     assert client.get("/review/imported/nope").status_code == 404
+    assert client.get("/review/imported/nope.json").get_json()["status"] == 404
     r = client.post("/review/import", data={"text": "#player1 a A\n"}, headers={"Origin": "http://evil.example"})
     assert r.status_code == 403
 

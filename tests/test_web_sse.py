@@ -152,7 +152,7 @@ def test_events_route_after_query_and_bad_values(app, service):
     client = app.test_client()
     body = client.get(f"/api/events?after={start}").data.decode()
     assert f"id: {start + 1}\n" in body
-    for bad in ("abc", "-1"):
+    for bad in ("abc", "-1", "99999999999999999999999"):
         r = client.get("/api/events", headers={"Last-Event-ID": bad})
         assert r.status_code == 400 and "Last-Event-ID" in r.get_json()["error"]
 

@@ -20,6 +20,7 @@ from tilecam.web.live import event_to_dict
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
+MAX_SEQ = 2**63 - 1  # SQLite's largest integer
 _ROW = re.compile(r"^[A-Za-z.?ÄÖÜäöü]+$")
 
 
@@ -31,8 +32,9 @@ def _int_arg(name: str, default: int | None = None, minimum: int = 0, maximum: i
         value = int(raw)
     except ValueError:
         abort(400, description=f"{name} must be an integer, not {raw[:20]!r}")
-    if value < minimum or (maximum is not None and value > maximum):
-        abort(400, description=f"{name} must be between {minimum} and {maximum if maximum is not None else '∞'}")
+    maximum = MAX_SEQ if maximum is None else maximum
+    if value < minimum or value > maximum:
+        abort(400, description=f"{name} must be between {minimum} and {maximum}")
     return value
 
 

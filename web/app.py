@@ -57,7 +57,11 @@ def open_service(data_dir: Path) -> Any:
 
 
 def _wants_json() -> bool:
-    return request.path.startswith(("/api/", "/auth/", "/health")) or request.accept_mimetypes.best == "application/json"
+    return (
+        request.path.startswith(("/api/", "/auth/", "/health"))
+        or request.path.endswith(".json")
+        or request.accept_mimetypes.best == "application/json"
+    )
 
 
 def _handle_http_error(exc: HTTPException):

@@ -183,7 +183,11 @@ def _exchange(svc: Any, body: Mapping[str, Any], actor: str):
     if not isinstance(raw, str) or not raw.strip():
         abort(400, description='"tiles" (the letters, or how many) is required')
     raw = raw.strip().replace(" ", "")
-    return svc.exchange(int(raw) if raw.isdigit() else raw.upper(), actor)
+    if raw.isdigit():
+        return svc.exchange(int(raw), actor)
+    if not all(ch.isalpha() or ch == "?" for ch in raw):
+        abort(400, description='"tiles" must be letters ("?" for a blank) or a number of tiles')
+    return svc.exchange(raw.upper(), actor)
 
 
 def _challenge(svc: Any, body: Mapping[str, Any], actor: str):

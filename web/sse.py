@@ -209,8 +209,8 @@ def _after_seq() -> int | None:
         value = int(raw)
     except ValueError:
         abort(400, description=f"Last-Event-ID / after must be an integer sequence number, not {raw[:20]!r}")
-    if value < 0:
-        abort(400, description="Last-Event-ID / after must not be negative")
+    if not 0 <= value < 2**63:
+        abort(400, description="Last-Event-ID / after must be a sequence number (0 or more)")
     return value
 
 
