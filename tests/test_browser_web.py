@@ -133,6 +133,8 @@ def test_correction_flow_with_the_pin(served, page, shots):
     page.fill("#pin", PIN)
     page.click("#pin-form button")
     page.wait_for_selector("#controls", state="visible")
+    assert "Which letter is the blank on 8H?" in page.inner_text("#pending")
+    assert "Which letter is the blank on 8H?" in page.inner_text("#last-move")
     # Name the blank.
     page.click("text=Blank's letter")
     page.fill("form[data-action=set_blank] input[name=square]", "H8")
@@ -146,6 +148,7 @@ def test_correction_flow_with_the_pin(served, page, shots):
     page.click("form[data-action=correct_tile] button")
     page.wait_for_function("document.querySelector('#players').textContent.includes('48')", timeout=2000)
     assert service.state()["board"][7] == "...QUANT......."
+    assert page.inner_text("#pending") == ""
     # A refused command shows the service's reason.
     page.click("button[data-action=withdraw]")
     page.click("button[data-action=withdraw]")

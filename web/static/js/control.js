@@ -91,8 +91,7 @@
   });
 
   // The end-of-game form asks for the racks of the players who did not go out (the camera cannot see racks).
-  document.addEventListener("tilecam:state", (e) => {
-    const state = e.detail;
+  function onState(state) {
     const pause = document.getElementById("pause-btn");
     pause.dataset.paused = state.status === "paused" ? "true" : "false";
     pause.textContent = state.status === "paused" ? "Resume" : "Pause";
@@ -113,7 +112,10 @@
       row.append(input);
       box.append(row);
     });
-  });
+  }
+  document.addEventListener("tilecam:state", (e) => onState(e.detail));
+  // live.js (loaded first) may have drawn the page's initial state before this listener existed.
+  if (window.tilecamState) onState(window.tilecamState);
 
   fetch("/auth/status", { headers: { Accept: "application/json" } })
     .then((r) => r.json()).then((s) => unlocked(s.authorised ? s.csrf : null));

@@ -48,7 +48,9 @@
       const isTurn = state.turn === i && state.status === "active";
       li.classList.toggle("turn", isTurn);
       li.setAttribute("aria-current", isTurn ? "true" : "false");
-      li.querySelector(".name").textContent = (isTurn ? "▸ " : "") + p.name;
+      const won = state.is_over && (state.winners || []).includes(i);
+      li.classList.toggle("winner", !!won);
+      li.querySelector(".name").textContent = (isTurn ? "▸ " : won ? "★ " : "") + p.name;
       li.querySelector(".score").textContent = p.score;
       const clock = li.querySelector(".clock");
       clock.textContent = p.clock ? fmtClock(p.clock) : (p.rack_count != null ? p.rack_count + " tiles" : "");
@@ -76,7 +78,10 @@
     const body = $("lm-body");
     const m = state.last_move;
     body.replaceChildren();
-    if (!m) { body.textContent = state.status === "none" ? "No game yet" : "—"; return; }
+    if (!m) {
+      body.textContent = state.status === "none" ? "No game yet — start one on the Control page" : "—";
+      return;
+    }
     const main = el("div", "lm-main");
     const who = (state.players[m.player] || {}).name || "";
     main.append(el("span", "what", who + ": " + moveText(m)), el("span", "pts", (m.score > 0 ? "+" : "") + m.score));
@@ -89,6 +94,9 @@
       detail.append(document.createTextNode(words.join(" · ")));
     }
     body.append(detail);
+    // Questions only the players can answer (a blank's letter, the racks at the end), for everyone to see.
+    const questions = (state.pending || []).map((q) => q.question);
+    if (questions.length) body.append(el("div", "lm-question", questions.join(" ")));
   }
 
   function drawBag(state) {
@@ -127,6 +135,7 @@
     const status = { none: "no game", active: "", paused: "paused", finished: "game over" }[state.status];
     $("game-status").textContent = status === undefined ? state.status : status;
     root.dataset.seq = state.seq;
+    window.tilecamState = state;
     document.dispatchEvent(new CustomEvent("tilecam:state", { detail: state }));
   }
 
