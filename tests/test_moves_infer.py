@@ -135,3 +135,22 @@ def test_tiles_missing_that_are_not_the_last_play_are_no_move():
     shifted = rows_with(("8H", "CA"), ("8K", "T"))      # the T slid one square right
     result = interpret(board, Reading.from_rows(shifted), EN, None, last_play=None)
     assert result.kind == "disturbed" and "J8" in result.reason
+
+
+def test_a_doubtful_stray_tile_is_left_out_and_a_doubtful_empty_keeps_the_tile():
+    board = Board.from_rows(rows_with(("8H", "CAT")))
+    rows = rows_with(("H9", "O"), ("3C", "E"), base=rows_with(("8H", "CAT")))   # O below C; a stray E far away
+    reading = Reading.from_rows(rows, uncertain={(2, 2): [("E", 0.6), (".", 0.4)], (7, 9): [(".", 0.7), ("T", 0.3)]})
+    result = interpret(board, reading, EN, None)
+    assert result.kind == "play" and str(result.candidate.placement) == "H8 .O"
+    assert result.ignored == ((2, 2),)
+
+
+def test_two_plays_seen_at_once_are_split_in_turn_order():
+    base = rows_with(("8H", "CAT"))
+    board = Board.from_rows(base)
+    # OX down from the C, then an A in front of that X (AX across): two plays, the second needs the first
+    rows = rows_with(("H9", "OX"), ("10G", "A"), base=base)
+    result = interpret(board, Reading.from_rows(rows), EN, None)
+    assert result.kind == "play"
+    assert [str(c.placement) for c in result.earlier + (result.candidate,)] == ["H8 .OX", "10G A."]

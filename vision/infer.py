@@ -454,7 +454,8 @@ def diff_board(board: Board, reading: Reading, clear: float = 0.9) -> BoardDiff:
                 if ch != EMPTY:
                     added.append((r, c))
             elif ch == EMPTY:
-                removed.append((r, c))
+                if reading.confidence[r, c] >= clear:      # a doubtful "empty" over a committed tile: trust the tile
+                    removed.append((r, c))
             elif reading.confidence[r, c] >= clear and not _same_tile(tile, ch):
                 changed.append((r, c))
     return BoardDiff(tuple(added), tuple(removed), tuple(changed))
@@ -479,6 +480,8 @@ class Interpretation:
     candidate: Candidate | None = None
     withdrawn: Placement | None = None
     reason: str = ""
+    earlier: tuple[Candidate, ...] = ()     # a play made before ``candidate`` and not seen settled on its own
+    ignored: tuple[tuple[int, int], ...] = ()   # doubtful squares left out (read as tiles, maybe empty)
 
 
 def interpret(board: Board, reading: Reading, tileset: TileSet, lexicon: Any = None,
@@ -510,17 +513,63 @@ def interpret(board: Board, reading: Reading, tileset: TileSet, lexicon: Any = N
         result = _as_play(before, reading, new, tileset, lexicon, policy)
         if result.kind != "play":
             return result
-        return Interpretation("withdraw+play", candidate=result.candidate, withdrawn=last_play)
+        return Interpretation("withdraw+play", candidate=result.candidate, withdrawn=last_play,
+                              earlier=result.earlier, ignored=result.ignored)
     names = ", ".join(_square(r, c) for r, c in sorted(removed - last_squares)[:6])
     return Interpretation("disturbed", reason=f"tiles missing from {names} (moved or lifted): no move")
 
 
 def _as_play(board: Board, reading: Reading, squares: Sequence[tuple[int, int]], tileset: TileSet, lexicon: Any,
              policy: ResolvePolicy) -> Interpretation:
+    """The new squares as one play; failing that, without the squares that may be empty after all; failing that,
+    as two plays in turn (one of them never seen settled on its own: a photo missed, a turn made quickly)."""
     try:
         return Interpretation("play", candidate=resolve_move(board, reading, squares, tileset, lexicon, policy))
     except NotAMove as exc:
-        return Interpretation("unclear", reason=exc.reason)
+        first_reason = exc.reason
+    doubtful = [rc for rc in squares if _maybe_empty(reading, rc, policy)]
+    sure = [rc for rc in squares if rc not in doubtful]
+    if doubtful and sure:
+        try:
+            cand = resolve_move(board, reading, sure, tileset, lexicon, policy)
+            return Interpretation("play", candidate=cand, ignored=tuple(sorted(doubtful)))
+        except NotAMove:
+            pass
+    split = _split_in_two(board, reading, squares, tileset, lexicon, policy)
+    if split is not None:
+        return Interpretation("play", candidate=split[1], earlier=(split[0],))
+    return Interpretation("unclear", reason=first_reason)
+
+
+def _maybe_empty(reading: Reading, rc: tuple[int, int], policy: ResolvePolicy) -> bool:
+    r, c = rc
+    return reading.confidence[r, c] < policy.clear or any(
+        a == EMPTY and p >= policy.min_alternative for a, p in reading.options(r, c))
+
+
+def _split_in_two(board: Board, reading: Reading, squares: Sequence[tuple[int, int]], tileset: TileSet,
+                  lexicon: Any, policy: ResolvePolicy) -> tuple[Candidate, Candidate] | None:
+    """Two plays, one after the other, that together place exactly ``squares`` (each part one row or column)."""
+    cells = sorted(set(squares))
+    if not 2 <= len(cells) <= 2 * 9:
+        return None
+    parts = {frozenset(rc for rc in cells if rc[0] == r) for r, _ in cells}
+    parts |= {frozenset(rc for rc in cells if rc[1] == c) for _, c in cells}
+    for part in sorted(parts, key=lambda p: (-len(p), sorted(p))):
+        rest = [rc for rc in cells if rc not in part]
+        if not rest:
+            continue
+        for first, second in ((sorted(part), rest), (rest, sorted(part))):
+            try:
+                a = resolve_move(board, reading, first, tileset, lexicon, policy)
+                after = board.copy()
+                for r, c, t in a.placement.new_tiles():
+                    after[r, c] = t
+                b = resolve_move(after, reading, second, tileset, lexicon, policy)
+            except NotAMove:
+                continue
+            return a, b
+    return None
 
 
 def _square(r: int, c: int) -> str:

@@ -259,6 +259,8 @@ class MoveTracker:
         else:
             if result.withdrawn is not None:
                 events.append(self._withdraw(result, t))
+            for earlier in result.earlier:
+                events.append(self._play(earlier, t, None))
             if result.candidate is not None:
                 events.append(self._play(result.candidate, t, player))
             self.status = "committed " + "; ".join(str(e) for e in events)
