@@ -25,7 +25,8 @@ DEFAULTS: dict[str, Any] = {
     "SSE_HEARTBEAT_S": 15.0,
     # A stream ends after this many seconds and the browser reconnects (None = never); bounds a forgotten tab.
     "SSE_MAX_S": 3600.0,
-    # A live stream asks the store for new events at least this often (events written by another process).
+    # The broadcaster asks the store for new events at least this often (events written by another process; the
+    # service wakes it at once for its own commits).
     "SSE_POLL_S": 0.5,
     # Open streams beyond this are answered 503 so page and API requests always find a free server thread.
     "SSE_MAX_STREAMS": 180,
@@ -51,6 +52,7 @@ def open_service(data_dir: Path) -> Any:
     from tilecam.firmware.service import GameService
     from tilecam.firmware.store import GameStore
 
+    Path(data_dir).mkdir(parents=True, exist_ok=True)  # a missing folder, not a database file by that name
     service = GameService(GameStore(Path(data_dir)), lexicon=Lexicon.load())
     service.resume()
     return service
