@@ -201,10 +201,11 @@ def occluded_squares(spec: FrameSpec, size: int = 15, margin: float = 0.35) -> s
     return {(int(r), int(c)) for r, c in zip(*np.nonzero(hit))}
 
 
-def simulate_readings(video: GameVideo, seed: int, doubt_rate: float = 0.01) -> list[Any]:
+def simulate_readings(video: GameVideo, seed: int, doubt_rate: float = 0.01, stray_rate: float = 0.0) -> list[Any]:
     """A stand-in for the vision reader: each spec as a Reading (squares under the arm occluded; letters read
     with high confidence, a fraction ``doubt_rate`` of tiles doubtful between the right letter and another;
-    blank tiles read as ``?``). Seeded and deterministic."""
+    blank tiles read as ``?``; in a fraction ``stray_rate`` of frames one empty square doubtfully read as a tile).
+    Seeded and deterministic."""
     from tilecam.engine.tiles import TileSet
     from tilecam.vision.infer import Reading
 
@@ -228,6 +229,11 @@ def simulate_readings(video: GameVideo, seed: int, doubt_rate: float = 0.01) -> 
                     if rng.random() < 0.3:      # now and then the model prefers the wrong letter, unsurely
                         options = [(other, p), (ch, round(1 - p - 0.01, 3))]
                     uncertain[(r, c)] = options
+        if rng.random() < stray_rate:
+            empties = [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "."]
+            r, c = rng.choice(empties)
+            p = rng.uniform(0.5, 0.7)
+            uncertain[(r, c)] = [(rng.choice(letters), p), (".", round(1 - p - 0.01, 3))]
         rows_text = ["".join(r) for r in rows]
         out.append(Reading.from_rows(rows_text, confidence=0.97,
                                      uncertain={k: v for k, v in uncertain.items() if k not in occ},

@@ -33,6 +33,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
 REAL_GAMES = ("game03", "game04")
+DOUBT_RATE = 0.03      # simulated reader: tiles read doubtfully (the right letter and another; 30 % wrong first)
+STRAY_RATE = 0.03      # simulated reader: frames with one empty square doubtfully read as a tile
 
 
 def _one_thread() -> None:
@@ -191,7 +193,8 @@ def synthetic_records(n: int) -> list[Path]:
     return out
 
 
-def run_synthetic(path: Path, seed: int, reader_name: str, reader: Any, lexicon: Any) -> tuple[Counter, Any, dict]:
+def run_synthetic(path: Path, seed: int, reader_name: str, reader: Any, lexicon: Any,
+                  noise: tuple[float, float] = (DOUBT_RATE, STRAY_RATE)) -> tuple[Counter, Any, dict]:
     from tilecam.engine.gcg import load_gcg
     from tilecam.engine.rules import Rules
     from tilecam.models.video import render_specs, script_game, simulate_readings
@@ -201,7 +204,7 @@ def run_synthetic(path: Path, seed: int, reader_name: str, reader: Any, lexicon:
     video = script_game(record, seed, tileset="english")
     info: dict[str, Any] = {"frames": len(video.specs), "render_s": 0.0}
     if reader_name == "simulated":
-        frames = simulate_readings(video, seed)
+        frames = simulate_readings(video, seed, doubt_rate=noise[0], stray_rate=noise[1])
     else:
         t0 = time.perf_counter()
         frames = render_specs(video.specs, video.tileset, seed)
@@ -244,6 +247,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reader", choices=("simulated", "vision", "both"), default="both",
                     help="synthetic games: simulated readings, rendered frames through vision, or both")
     ap.add_argument("--skip-real", action="store_true", help="leave out the ScrabScrap photo games")
+    ap.add_argument("--doubt", type=float, default=DOUBT_RATE, help="simulated reader: fraction of doubtful tiles")
+    ap.add_argument("--stray", type=float, default=STRAY_RATE,
+                    help="simulated reader: fraction of frames with a doubtful stray tile")
     args = ap.parse_args(argv)
     _one_thread()
     if not SHARED.is_dir():
@@ -286,8 +292,10 @@ def main(argv: list[str] | None = None) -> int:
             if reader is None:
                 print(f"\n### Synthetic games, rendered + vision: not run ({why})")
                 continue
+        noise = (f" (each frame: {args.doubt:.0%} of tiles doubtful, {args.stray:.0%} chance of a doubtful stray tile)"
+                 if reader_name == "simulated" else "")
         print(f"\n### Synthetic games: {len(records)} records of ../shared/data/gcg, seeds {args.seed}…"
-              f"{args.seed + len(records) - 1}, reader: {reader_name}\n")
+              f"{args.seed + len(records) - 1}, reader: {reader_name}{noise}\n")
         print("| game | frames | placements right (squares, letters, score) | phantom plays | withdrawn phonies "
               "| blanks named / pending→answered / wrong | flagged phony (lexicon) |")
         print("| --- | --- | --- | --- | --- | --- | --- |")
@@ -295,7 +303,7 @@ def main(argv: list[str] | None = None) -> int:
         started = time.perf_counter()
         all_track: list[Any] = []
         for i, path in enumerate(records):
-            c, tracker, info = run_synthetic(path, args.seed + i, reader_name, reader, lexicon)
+            c, tracker, info = run_synthetic(path, args.seed + i, reader_name, reader, lexicon, (args.doubt, args.stray))
             total += c
             total["frames"] += info["frames"]
             all_track.append(tracker)

@@ -112,10 +112,23 @@ class Reading:
         return bool(self.occluded.any()) or any(OCCLUDED in row for row in self.grid)
 
     def occupancy_key(self) -> tuple[str, ...]:
-        """Which squares hold a tile (``*``) and which are empty: readings of a still board share this key even when
-        a doubtful letter flickers from one reading to the next (their letters are merged, see
-        :func:`merge_readings`)."""
+        """Which squares hold a tile (``*``) and which are empty (``.``), as read."""
         return tuple("".join(EMPTY if ch == EMPTY else "*" for ch in row) for row in self.grid)
+
+    def occupancy(self, clear: float = 0.9, min_alternative: float = 0.03) -> np.ndarray:
+        """Per square: 1 a tile for sure, 0 empty for sure, -1 doubtful (read with less than ``clear`` confidence
+        and the other answer among the model's alternatives)."""
+        n = self.size
+        occ = np.array([[0 if ch == EMPTY else 1 for ch in row] for row in self.grid], dtype=np.int8)
+        for r in range(n):
+            for c in range(n):
+                if self.confidence[r, c] >= clear:
+                    continue
+                ch = self.grid[r][c]
+                if ch == EMPTY or ch == OCCLUDED or any(a == EMPTY and p >= min_alternative
+                                                        for a, p in self.options(r, c)):
+                    occ[r, c] = -1
+        return occ
 
     def rotated(self, k: int) -> "Reading":
         """The reading turned by ``k`` quarter turns counter-clockwise (a board turned on the table)."""
@@ -195,6 +208,11 @@ def _class_labels(reading: Any) -> tuple[str, ...] | None:
         if seq and all(isinstance(x, str) and len(x) == 1 for x in seq):
             return tuple(seq)
     return None
+
+
+def readings_agree(a: np.ndarray, b: np.ndarray) -> bool:
+    """Two occupancy maps (:meth:`Reading.occupancy`) agree where both are sure."""
+    return bool(((a == b) | (a < 0) | (b < 0)).all())
 
 
 def merge_readings(readings: Sequence[Reading]) -> Reading:

@@ -43,7 +43,7 @@ from tilecam.engine.board import Board
 from tilecam.engine.move import Placement
 from tilecam.engine.tiles import TileSet
 from tilecam.vision.infer import (Candidate, Interpretation, Reading, ReadingError, ResolvePolicy, as_reading,
-                                  interpret, merge_readings)
+                                  interpret, merge_readings, readings_agree)
 
 log = logging.getLogger(__name__)
 
@@ -133,7 +133,7 @@ class MoveTracker:
         self.rotation = 0
         self.status = "watching"
         self.stats = TrackerStats()
-        self._window: list[tuple[tuple[str, ...], Reading, float]] = []
+        self._window: list[tuple[np.ndarray, Reading, float]] = []
         self._settled: Reading | None = None
         self._settled_key: tuple[str, ...] | None = None
         self._settled_t = 0.0
@@ -218,15 +218,21 @@ class MoveTracker:
             self.status = "occluded"
             return []
         reading = self._align(reading)
-        key = reading.occupancy_key()
-        if self._window and self._window[-1][0] != key:
-            self._window.clear()
-        self._window.append((key, reading, t))
+        policy = self.config.resolve
+        occ = reading.occupancy(policy.clear, policy.min_alternative)
+        # readings agree where both are sure; a square read doubtfully in one frame (a stray, a glint) does not
+        # break the run, and the merged letters outvote it
+        keep = len(self._window)
+        while keep and readings_agree(occ, self._window[keep - 1][0]):
+            keep -= 1
+        del self._window[:keep]            # only the latest run of readings that agree with this one
+        self._window.append((occ, reading, t))
         if len(self._window) < self.config.settle_readings:
             self.status = "settling"
             return []
         del self._window[:-self.config.settle_readings]
         reading = merge_readings([rd for _, rd, _ in self._window])
+        key = reading.occupancy_key()
         if self._settled is None or self._settled_key != key:
             self.stats.settles += 1
             self._settled_handled = False
