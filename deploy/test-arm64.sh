@@ -112,6 +112,40 @@ cp /etc/resolv.conf "$ROOT/etc/resolv.conf"
 cp /etc/ssl/certs/ca-certificates.crt "$ROOT/etc/ssl/certs/host-ca-bundle.crt"
 BUNDLE=/etc/ssl/certs/host-ca-bundle.crt
 
+# qemu-user 7.2 passes the host's /proc/cpuinfo through: an x86 one, which onnxruntime's cpuinfo library cannot
+# parse on arm64 — it segfaults on import. A real Pi's /proc/cpuinfo is laid over it instead (one entry per host
+# CPU, since /sys says how many there are), matching the emulated core: what onnxruntime sees on a Pi 4 or 5.
+cpuinfo_for() {
+    local cpu=$1 n part variant revision features hardware
+    case "$cpu" in
+        cortex-a72) part=0xd08; variant=0x0; revision=3; features="fp asimd evtstrm crc32 cpuid"
+                    hardware=$'Hardware\t: BCM2835\nRevision\t: b03114\nModel\t\t: Raspberry Pi 4 Model B Rev 1.4' ;;
+        cortex-a76) part=0xd0b; variant=0x4; revision=1
+                    features="fp asimd evtstrm aes pmull sha1 sha2 crc32 atomics fphp asimdhp cpuid asimdrdm lrcpc dcpop asimddp"
+                    hardware=$'Revision\t: c04170\nModel\t\t: Raspberry Pi 5 Model B Rev 1.0' ;;
+        *) echo "no /proc/cpuinfo known for $cpu" >&2; return 1 ;;
+    esac
+    for ((n = 0; n < $(nproc --all); n++)); do
+        printf 'processor\t: %d\nBogoMIPS\t: 108.00\nFeatures\t: %s\nCPU implementer\t: 0x41\n' "$n" "$features"
+        printf 'CPU architecture: 8\nCPU variant\t: %s\nCPU part\t: %s\nCPU revision\t: %s\n\n' "$variant" "$part" "$revision"
+    done
+    echo "$hardware"
+}
+CPUINFO_FILE=$ROOT.cpuinfo  # beside the root, not in it; rewritten in place, so the bind mount follows
+CPUINFO_MOUNTED=0
+use_cpu() {  # emulate CPU $1 from now on: QEMU_CPU for qemu, and the matching /proc/cpuinfo
+    CPU=$1
+    cpuinfo_for "$CPU" > "$CPUINFO_FILE"
+    if [ "$CPUINFO_MOUNTED" = 0 ]; then
+        # A mount left by an earlier run (--keep-mounts) may show another file: replace it.
+        while grep -q " $ROOT/proc/cpuinfo " /proc/mounts; do umount "$ROOT/proc/cpuinfo"; done
+        mount --bind "$CPUINFO_FILE" "$ROOT/proc/cpuinfo"
+        MOUNTED+=("$ROOT/proc/cpuinfo")
+        CPUINFO_MOUNTED=1
+    fi
+}
+use_cpu "$CPU"
+
 # The source tree as a release would ship it, and the shared test data.
 say "copying the source tree and the shared data into $ROOT"
 rm -rf "$ROOT/opt/src/tilecam"
@@ -138,18 +172,30 @@ mkdir -p "$OUT"
 say "uname inside: $(inside uname -m), emulated CPU $CPU"
 
 # ------------------------------------------------------------------------------------ install (twice: upgrade)
-say "deploy/install.sh inside the arm64 root (first install)"
-timed "install.sh, first run (apt, user, venv, pip)" \
-    inside /opt/src/tilecam/deploy/install.sh --doctor-source demo
-echo "# edited by test-arm64.sh" >> "$ROOT/etc/tilecam/config.toml"
-say "deploy/install.sh again (an upgrade in place must keep the config)"
-timed "install.sh, second run (upgrade in place)" \
-    inside /opt/src/tilecam/deploy/install.sh --doctor-source demo
-timed "config kept across the upgrade" grep -q '^# edited by test-arm64.sh' "$ROOT/etc/tilecam/config.toml"
-inside /opt/tilecam/venv/bin/python -c \
-    'import numpy, cv2, onnxruntime, sys; print("python", sys.version.split()[0], "numpy", numpy.__version__, numpy.__file__, "opencv", cv2.__version__, "onnxruntime", onnxruntime.__version__)' \
-    | tee "$OUT/versions.txt"
-timed "venv uses apt's numpy (no second numpy in the venv)" \
+if [ "${SKIP_INSTALL:-0}" = 1 ] && [ -x "$ROOT/opt/tilecam/venv/bin/tilecam" ]; then
+    say "SKIP_INSTALL=1: reinstalling only the tilecam package into the existing venv"
+    timed "pip install of the current source (SKIP_INSTALL=1)" \
+        inside /opt/src/tilecam/deploy/install.sh --no-apt --no-doctor --mdns-name ''
+else
+    say "deploy/install.sh inside the arm64 root (first install)"
+    timed "install.sh, first run (apt, user, venv, pip)" \
+        inside /opt/src/tilecam/deploy/install.sh --doctor-source demo
+    echo "# edited by test-arm64.sh" >> "$ROOT/etc/tilecam/config.toml"
+    say "deploy/install.sh again (an upgrade in place must keep the config)"
+    timed "install.sh, second run (upgrade in place)" \
+        inside /opt/src/tilecam/deploy/install.sh --doctor-source demo
+    timed "config kept across the upgrade" grep -q '^# edited by test-arm64.sh' "$ROOT/etc/tilecam/config.toml"
+fi
+versions() {
+    inside /opt/tilecam/venv/bin/python -c 'import numpy, cv2, onnxruntime, sys
+print("python", sys.version.split()[0], "numpy", numpy.__version__, numpy.__file__, "opencv", cv2.__version__,
+      "onnxruntime", onnxruntime.__version__)' > "$OUT/versions.txt" 2>&1
+    local status=$?
+    cat "$OUT/versions.txt"
+    return "$status"
+}
+timed "numpy, OpenCV and onnxruntime import in the venv" versions
+timed "venv uses apt's numpy 1.24.2 (no second numpy in the venv)" \
     grep -q 'numpy 1.24.2 /usr/lib/python3/dist-packages/numpy' "$OUT/versions.txt"
 
 # ------------------------------------------------------------------------------------ doctor
@@ -159,18 +205,87 @@ run_doctor() {
     cat "$OUT/doctor.txt"
     return "$status"
 }
-model_on() {  # the model check on another emulated core (bash's dynamic scope hands CPU to `inside`)
-    local CPU=$1
-    inside /opt/tilecam/venv/bin/tilecam doctor --only packages,model --data-dir /tmp
-}
 say "tilecam doctor --source demo (as the service user)"
 timed "tilecam doctor --source demo" run_doctor
 
-# ------------------------------------------------------------------------------------ the model on Pi 4 and 5 cores
-for cpu in cortex-a72 cortex-a76; do
-    say "model check on an emulated $cpu"
-    timed "packages and model checks on an emulated $cpu" model_on "$cpu"
-done
+# ------------------------------------------------------------------------------------ onnxruntime on Pi 4 and 5 cores
+# The shipped tile model when it is built, else a small CNN made here: the same input through onnxruntime on x86
+# (numpy 2) and on arm64 (apt's numpy 1.24) must give the same probabilities.
+HOST_PYTHON=$(dirname "$HOST_TILECAM")/python
+make_model_case() {
+    "$HOST_PYTHON" - "$SOURCE_DIR/models/tiles.onnx" "$OUT" <<'PY'
+import sys
+from pathlib import Path
+
+import numpy as np
+import onnxruntime as ort
+
+model, out = Path(sys.argv[1]), Path(sys.argv[2])
+if not model.is_file():
+    import onnx
+    from onnx import TensorProto, helper
+
+    rng = np.random.default_rng(7)
+    w1 = rng.normal(0, 0.2, (16, 3, 3, 3)).astype(np.float32)
+    w2 = rng.normal(0, 0.2, (31, 16)).astype(np.float32)
+    nodes = [helper.make_node("Conv", ["x", "w1"], ["c"], pads=[1, 1, 1, 1]),
+             helper.make_node("Relu", ["c"], ["r"]),
+             helper.make_node("GlobalAveragePool", ["r"], ["g"]),
+             helper.make_node("Flatten", ["g"], ["f"]),
+             helper.make_node("MatMul", ["f", "w2t"], ["m"]),
+             helper.make_node("Softmax", ["m"], ["p"], axis=1)]
+    graph = helper.make_graph(nodes, "tiny", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [None, 3, 32, 32])],
+                              [helper.make_tensor_value_info("p", TensorProto.FLOAT, [None, 31])],
+                              [helper.make_tensor("w1", TensorProto.FLOAT, w1.shape, w1.ravel()),
+                               helper.make_tensor("w2t", TensorProto.FLOAT, (16, 31), w2.T.ravel())])
+    model = out / "tiny.onnx"
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), model)
+session = ort.InferenceSession(str(model), providers=["CPUExecutionProvider"])
+inp = session.get_inputs()[0]
+shape = [d if isinstance(d, int) else 225 for d in inp.shape]
+rng = np.random.default_rng(1)
+x = rng.integers(0, 256, shape).astype(np.uint8 if "uint8" in inp.type else np.float32)
+if x.dtype == np.float32:
+    x /= 255
+np.save(out / "model-input.npy", x)
+np.save(out / "model-x86.npy", session.run(None, {inp.name: x})[0])
+(out / "model-path.txt").write_text(str(model) + "\n")
+print(f"model {model.name}: input {shape}")
+PY
+}
+model_on() {  # run the model case on an emulated core and compare with x86
+    use_cpu "$1"
+    local model
+    model=$(cat "$OUT/model-path.txt")
+    model=${model/#$OUT//tmp/tilecam-test}
+    model=${model/#$SOURCE_DIR//opt/src/tilecam}
+    inside /opt/tilecam/venv/bin/python - "$model" <<'PY'
+import sys, time
+import numpy as np
+import onnxruntime as ort
+
+session = ort.InferenceSession(sys.argv[1], providers=["CPUExecutionProvider"])
+x = np.load("/tmp/tilecam-test/model-input.npy")
+started = time.perf_counter()
+y = session.run(None, {session.get_inputs()[0].name: x})[0]
+ms = (time.perf_counter() - started) * 1000
+expected = np.load("/tmp/tilecam-test/model-x86.npy")
+diff = float(np.abs(y - expected).max())
+same = bool((y.argmax(1) == expected.argmax(1)).all())
+print(f"numpy {np.__version__}: batch {x.shape[0]} in {ms:.0f} ms (emulated), max |arm64 - x86| = {diff:.2e}, "
+      f"same labels: {same}")
+sys.exit(0 if diff < 1e-4 and same else 1)
+PY
+}
+if [ -x "$HOST_PYTHON" ] && timed "x86 reference output of the model" make_model_case; then
+    for cpu in cortex-a72 cortex-a76; do
+        say "onnxruntime on an emulated $cpu"
+        timed "onnxruntime on an emulated $cpu, same output as x86" model_on "$cpu"
+        timed "tilecam doctor --only packages,model on $cpu" \
+            inside /opt/tilecam/venv/bin/tilecam doctor --only packages,model --data-dir /tmp
+    done
+    use_cpu cortex-a72
+fi
 
 # ------------------------------------------------------------------------------------ same results as x86
 compare() {  # compare LABEL ARGS…: tilecam ARGS on x86 and inside, outputs must match (timings filtered)
