@@ -75,6 +75,7 @@ class SharedMessages:
         self.live = live
         self.size = size
         self._lock = threading.Lock()
+        self._build_lock = threading.Lock()
         self._cache: OrderedDict[tuple, tuple[bytes, bytes]] = OrderedDict()
 
     def _put(self, key: tuple, text: str) -> tuple[bytes, bytes]:
@@ -99,20 +100,26 @@ class SharedMessages:
         found = self._get(key)
         if found is not None:
             return found
-        data = {"seq": seq, "event": event_to_dict(event)}
-        if with_state:
-            data["state"] = self.live.state_after(seq)
-        return self._put(key, format_message(seq, data))
+        # Every viewer wakes for the same event at once: one builds the message, the others wait and reuse it.
+        with self._build_lock:
+            found = self._get(key)
+            if found is not None:
+                return found
+            data = {"seq": seq, "event": event_to_dict(event)}
+            if with_state:
+                data["state"] = self.live.state_after(seq)
+            return self._put(key, format_message(seq, data))
 
     def current(self) -> tuple[int, tuple[bytes, bytes]]:
         """The opening message of a fresh stream (the current state) and the seq it reflects. Shared by the
         viewers that connect until the next event; clocks are moved on by the page itself."""
-        seq, state = self.live.current_cached()
-        key = ("current", seq)
-        found = self._get(key)
-        if found is None:
-            found = self._put(key, format_message(seq, {"seq": seq, "event": None, "state": state}))
-        return seq, found
+        with self._build_lock:
+            seq, state = self.live.current_cached()
+            key = ("current", seq)
+            found = self._get(key)
+            if found is None:
+                found = self._put(key, format_message(seq, {"seq": seq, "event": None, "state": state}))
+            return seq, found
 
     def constant(self, text: str) -> tuple[bytes, bytes]:
         found = self._get(("constant", text))
