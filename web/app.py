@@ -28,8 +28,9 @@ DEFAULTS: dict[str, Any] = {
     # The broadcaster asks the store for new events at least this often (events written by another process; the
     # service wakes it at once for its own commits).
     "SSE_POLL_S": 0.5,
-    # Open streams beyond this are answered 503 so page and API requests always find a free server thread.
-    "SSE_MAX_STREAMS": 180,
+    # Open streams beyond this are answered 503 so page and API requests always find a free server thread; None:
+    # the server's threads less a reserve (set by tilecam.web.server.make_server), or no cap when not served.
+    "SSE_MAX_STREAMS": None,
     # Largest request body (a GCG upload is a few KB).
     "MAX_CONTENT_LENGTH": 1 << 20,
     "SESSION_COOKIE_HTTPONLY": True,

@@ -131,6 +131,8 @@ class Viewer(threading.Thread):
                     if b"\r\n\r\n" not in head:
                         continue
                     headers, chunk = head.split(b"\r\n\r\n", 1)
+                    if not headers.startswith((b"HTTP/1.0 200", b"HTTP/1.1 200")):
+                        raise OSError(headers.split(b"\r\n", 1)[0].decode(errors="replace"))
                     if b"chunked" in headers.lower():
                         raise OSError("unexpected chunked response")
                     if b"content-encoding: gzip" in headers.lower():
@@ -193,8 +195,10 @@ def run(viewers: int, gcg: Path, interval_s: float, threads: int, gzip: bool = T
             v.start()
         deadline = time.monotonic() + 60
         while json.loads(_get(base + "/health"))["live_streams"]["open"] < viewers:
-            if time.monotonic() > deadline:
-                raise RuntimeError("not every viewer got a stream within 60 s")
+            refused = [v.error for v in crowd if v.error]
+            if refused or time.monotonic() > deadline:
+                raise RuntimeError(f"not every viewer got a stream ({len(refused)} refused, e.g. "
+                                   f"{refused[:1]}); more --threads?")
             time.sleep(0.1)
         print("all connected; replaying the game…", file=sys.stderr, flush=True)
         t0 = time.time()

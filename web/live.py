@@ -153,6 +153,11 @@ class Broadcaster:
             self._thread = None
             self._cond.notify_all()
 
+    def wake(self) -> None:
+        """Wake every waiting stream (to notice that the server is stopping)."""
+        with self._cond:
+            self._cond.notify_all()
+
     def events_after(self, seq: int, limit: int) -> list[Any]:
         self._ensure_started()
         with self._cond:

@@ -8,6 +8,7 @@ find a free thread. ``ServerThread`` runs one in a background thread (the daemon
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any
 
 DEFAULT_PORT = 8080
@@ -22,7 +23,8 @@ def make_server(app: Any, host: str = "0.0.0.0", port: int = DEFAULT_PORT, threa
 
     if threads <= RESERVED_THREADS:
         raise ValueError(f"threads must be more than {RESERVED_THREADS} (live streams each hold one)")
-    app.config["SSE_MAX_STREAMS"] = min(app.config.get("SSE_MAX_STREAMS", threads), threads - RESERVED_THREADS)
+    cap = app.config.get("SSE_MAX_STREAMS")
+    app.config["SSE_MAX_STREAMS"] = threads - RESERVED_THREADS if cap is None else min(cap, threads - RESERVED_THREADS)
     return create_server(
         app,
         host=host,
@@ -56,12 +58,25 @@ class ServerThread:
         stopping = self.app.extensions.get("tilecam.stopping")
         if stopping is not None:
             stopping.set()
-        # Closing every dispatcher in the loop's map (listener, trigger, open connections) empties the map, which
-        # is what ends waitress's asyncore loop.
-        for dispatcher in list(self.server._map.values()):
-            dispatcher.close()
+            self.app.extensions["tilecam.live"].broadcaster.wake()
+            # Let the streams' generators finish their responses while the server can still write them.
+            streams = self.app.extensions["tilecam.streams"]
+            deadline = time.monotonic() + min(timeout, 2.0)
+            while streams.open and time.monotonic() < deadline:
+                time.sleep(0.02)
+        # Closing every dispatcher in the loop's map (listener, connections, the trigger) empties the map, which
+        # is what ends waitress's asyncore loop. It is done by the loop's own thread (a trigger thunk): closing
+        # sockets under a running poll() from another thread races with it.
+        def close_all() -> None:
+            for dispatcher in list(self.server._map.values()):
+                dispatcher.close()
+
+        if self._thread.is_alive():
+            self.server.trigger.pull_trigger(close_all)
+            self._thread.join(timeout)
+        else:
+            close_all()
         self.server.task_dispatcher.shutdown(cancel_pending=True, timeout=timeout)
-        self._thread.join(timeout)
 
     def __enter__(self) -> "ServerThread":
         return self.start()

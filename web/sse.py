@@ -225,7 +225,8 @@ def _after_seq() -> int | None:
 def events():
     after = _after_seq()
     counter: StreamCounter = current_app.extensions["tilecam.streams"]
-    if counter.open >= current_app.config["SSE_MAX_STREAMS"]:
+    cap = current_app.config["SSE_MAX_STREAMS"]
+    if cap is not None and counter.open >= cap:
         response = Response(
             json.dumps({"error": "too many open live streams; try again shortly", "status": 503}),
             status=503,
