@@ -177,6 +177,13 @@ if [ "${SKIP_INSTALL:-0}" = 1 ] && [ -x "$ROOT/opt/tilecam/venv/bin/tilecam" ]; 
     timed "pip install of the current source (SKIP_INSTALL=1)" \
         inside /opt/src/tilecam/deploy/install.sh --no-apt --no-doctor --mdns-name ''
 else
+    if [ -e "$ROOT/opt/tilecam" ] || [ -e "$ROOT/etc/tilecam" ]; then
+        say "deploy/uninstall.sh --purge: start from a root without tilecam (apt packages stay)"
+        timed "uninstall.sh --purge of the previous run's install" \
+            inside /opt/src/tilecam/deploy/uninstall.sh --purge --no-systemctl
+        timed "nothing of tilecam left after --purge" \
+            bash -c "! ls -d '$ROOT/opt/tilecam' '$ROOT/etc/tilecam' '$ROOT/var/lib/tilecam' 2>/dev/null"
+    fi
     say "deploy/install.sh inside the arm64 root (first install)"
     timed "install.sh, first run (apt, user, venv, pip)" \
         inside /opt/src/tilecam/deploy/install.sh --doctor-source demo
@@ -239,7 +246,9 @@ if not model.is_file():
                               [helper.make_tensor("w1", TensorProto.FLOAT, w1.shape, w1.ravel()),
                                helper.make_tensor("w2t", TensorProto.FLOAT, (16, 31), w2.T.ravel())])
     model = out / "tiny.onnx"
-    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), model)
+    # IR version 8 (ONNX 1.10+): loads in every onnxruntime since 1.10; the newest onnx writes an IR version
+    # newer than some onnxruntime releases accept.
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=8), model)
 session = ort.InferenceSession(str(model), providers=["CPUExecutionProvider"])
 inp = session.get_inputs()[0]
 shape = [d if isinstance(d, int) else 225 for d in inp.shape]
