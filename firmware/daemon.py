@@ -117,6 +117,7 @@ class Daemon:
         self._synced_seq = 0
         self._last_sync_check = 0.0
         self._watchdog: Any = None
+        self._old_handlers: dict[int, Any] = {}
 
     # ------------------------------------------------------------------------------------------------ run
 
@@ -175,6 +176,7 @@ class Daemon:
                         self._stopping.wait(left)
             return 0
         finally:
+            self._restore_signals()
             if buttons is not None:
                 buttons.close()
             if web is not None:
@@ -371,6 +373,7 @@ class Daemon:
             self.say(f"tilecam: button {seat + 1}: {exc.reason}")
 
     def _install_signals(self) -> None:
+        """SIGTERM/SIGINT stop the daemon cleanly; the previous handlers come back when run() returns."""
         if threading.current_thread() is not threading.main_thread():
             return
 
@@ -378,8 +381,13 @@ class Daemon:
             self.say(f"tilecam: {signal.Signals(signum).name}: stopping")
             self.stop()
 
-        signal.signal(signal.SIGTERM, handler)
-        signal.signal(signal.SIGINT, handler)
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            self._old_handlers[signum] = signal.signal(signum, handler)
+
+    def _restore_signals(self) -> None:
+        for signum, old in self._old_handlers.items():
+            signal.signal(signum, old)
+        self._old_handlers.clear()
 
     def _notify_ready(self) -> None:
         from tilecam.firmware import sdnotify

@@ -260,10 +260,17 @@ class CaptureLoop:
         self._set_state(CAMERA_LOST)
 
     def _wait(self, seconds: float, deadline: float | None) -> None:
+        """Sleep (stop-aware), ticking at least once a second so a long back-off does not starve the watchdog."""
+        end = time.monotonic() + seconds
         if deadline is not None:
-            seconds = min(seconds, deadline - time.monotonic())
-        if seconds > 0:
-            self._stop.wait(seconds)
+            end = min(end, deadline)
+        while not self._stop.is_set():
+            left = end - time.monotonic()
+            if left <= 0:
+                return
+            self._stop.wait(min(left, 1.0))
+            if left > 1.0:
+                self.on_tick()
 
     def _set_state(self, state: str) -> None:
         now = time.monotonic()

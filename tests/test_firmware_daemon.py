@@ -12,6 +12,7 @@ import random
 import signal
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 import zipfile
@@ -295,8 +296,6 @@ def test_daemon_serves_the_scoreboard_and_prints_its_lan_url(tmp_path):
     cfg = quiet_config(tmp_path).replace("web", enabled=True, port=0, host="127.0.0.1", threads=16, qr=True)
     lines: list[str] = []
     daemon = Daemon(cfg, say=lines.append, source=ZipFramesSource(clip), tracker=StandInTracker(["." * 15] * 15))
-    import threading
-
     result = {}
     t = threading.Thread(target=lambda: result.setdefault("rc", daemon.run(max_seconds=8)))
     t.start()
@@ -343,3 +342,39 @@ def test_cli_rejects_a_bad_source_with_a_clear_message(tmp_path):
     proc = _run_cli(tmp_path, tmp_path / "nope.avi")
     out, _ = proc.communicate(timeout=30)
     assert proc.returncode == 2 and "not auto, picamera, webcam[:N], demo" in out
+
+
+def test_daemon_tells_systemd_ready_watchdog_status_and_stopping(tmp_path, monkeypatch):
+    import socket
+
+    address = str(tmp_path / "notify.sock")
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(address)
+    sock.settimeout(0.1)
+    messages: list[str] = []
+    done = threading.Event()
+
+    def drain():  # systemd reads as datagrams come; so must the test, or the sender blocks on a full buffer
+        while not done.is_set():
+            try:
+                messages.append(sock.recv(4096).decode())
+            except socket.timeout:
+                pass
+
+    reader = threading.Thread(target=drain)
+    reader.start()
+    monkeypatch.setenv("NOTIFY_SOCKET", address)
+    monkeypatch.setenv("WATCHDOG_USEC", "200000")
+    monkeypatch.delenv("WATCHDOG_PID", raising=False)
+    clip = write_clip(tmp_path / "g.zip", game_frames(MOVES[:1]) * 4, fps=25, end_racks=None)
+    cfg = quiet_config(tmp_path).replace("camera", realtime=True)
+    Daemon(cfg, say=lambda s: None, source=ZipFramesSource(clip, realtime=True),
+           tracker=StandInTracker(["." * 15] * 15)).run(max_seconds=10)
+    time.sleep(0.3)
+    done.set()
+    reader.join(2)
+    sock.close()
+    assert messages[0].startswith("READY=1")
+    assert any(m == "WATCHDOG=1" for m in messages)
+    assert any(m.startswith("STATUS=") for m in messages)
+    assert messages[-1].startswith("STOPPING=1")

@@ -208,3 +208,24 @@ def test_recorded_source_that_cannot_open_raises():
 
     with pytest.raises(SourceError, match="no file"):
         CaptureLoop(Missing([]), Recorder()).run(max_seconds=1)
+
+
+def test_a_long_back_off_keeps_ticking_for_the_watchdog():
+    class Dead:
+        live, name = True, "dead"
+
+        def open(self):
+            raise SourceError("no camera")
+
+        def read(self):
+            raise AssertionError("never opened")
+
+        def close(self):
+            pass
+
+    ticks = []
+    cfg = LoopConfig(retry_initial_s=2.5, retry_max_s=2.5)
+    status = CaptureLoop(Dead(), Recorder(), config=cfg, on_tick=lambda: ticks.append(time.monotonic())).run(
+        max_seconds=3.2)
+    assert status.state == "stopped" and status.frames == 0
+    assert len(ticks) >= 3 and max(b - a for a, b in zip(ticks, ticks[1:])) < 1.5
