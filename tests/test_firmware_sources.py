@@ -284,3 +284,23 @@ def test_source_spec_kinds_and_paths(tmp_path):
     cv2.imwrite(str(tmp_path / "one.png"), _image(1))
     with pytest.raises(BadSourceSpec, match="one image"):
         open_source_spec(str(tmp_path / "one.png"))
+
+
+def test_the_bundled_demo_clip_opens_and_its_game_is_legal():
+    from tilecam.engine.game import Game
+    from tilecam.engine.move import Placement
+
+    src = open_source_spec("demo", realtime_demo=False).source
+    src.open()
+    try:
+        meta = src.metadata
+        assert len(src) >= 10 and meta["fps"] > 0 and len(meta["players"]) == 2
+        game = Game(meta["players"])
+        for move in meta["moves"]:
+            game.play(Placement.from_gcg(*move.split()))   # raises on an illegal move
+        assert set(meta["end_racks"]) == {"0", "1"}
+        first = src.read()
+        assert first.full().ndim == 3 and first.full().shape[1] >= 640
+    finally:
+        src.close()
+    assert sources.DEMO_CLIP.stat().st_size < 3_500_000

@@ -27,6 +27,7 @@ END_RACKS = {"0": "EI", "1": "DN"}
 FPS = 2.0
 WIDTH, HEIGHT = 960, 720
 LEAD, HAND, STILL = 4, 2, 4  # frames: empty board at the start; a hand over the board; the settled board
+SYNTH_FPS, SYNTH_PX = 4.0, 720
 
 
 def board_rows_after(moves: list[str]) -> list[list[str]]:
@@ -79,7 +80,29 @@ def draw_board(rows: list[str], rng: np.random.Generator, hand: bool = False) ->
     return np.clip(frame + noise, 0, 255).astype(np.uint8)
 
 
+def render_with_synth(moves: list[str], seed: int) -> tuple[list[np.ndarray], float] | None:
+    """The game rendered by the project's synthetic renderer (hands placing tiles one by one), or None when
+    ``tilecam.models.synth`` is not installed."""
+    try:
+        from tilecam.models import synth  # noqa: F401 — only to know it is there
+        from tilecam.models.video import ScriptConfig, render_game
+    except ImportError:
+        return None
+    from tilecam.engine.game import Game
+    from tilecam.engine.gcg import read_gcg, write_gcg
+    from tilecam.engine.move import Placement
+
+    game = Game(PLAYERS)
+    for move in moves:
+        game.play(Placement.from_gcg(*move.split()))
+    config = ScriptConfig(fps=SYNTH_FPS, enter_frames=1, per_tile_frames=1, leave_frames=1, still_frames=5,
+                          p_hesitate=0.0, p_nudge=0.0, p_jitter=0.0)
+    video = render_game(read_gcg(write_gcg(game)), seed, "english", config, image_px=SYNTH_PX)
+    return video.frames, SYNTH_FPS
+
+
 def render_frames(moves: list[str] = MOVES, seed: int = 2026) -> list[np.ndarray]:
+    """The simple drawing (when the synthetic renderer is not installed)."""
     rng = np.random.default_rng(seed)
     boards = board_rows_after(moves)
     frames = [draw_board(boards[0], rng) for _ in range(LEAD)]
@@ -89,9 +112,9 @@ def render_frames(moves: list[str] = MOVES, seed: int = 2026) -> list[np.ndarray
     return frames
 
 
-def write_clip(out: Path, frames: list[np.ndarray], quality: int = 80) -> int:
-    meta = {"fps": FPS, "players": PLAYERS, "moves": MOVES, "end_racks": END_RACKS,
-            "note": "made by firmware/data/make_demo_clip.py"}
+def write_clip(out: Path, frames: list[np.ndarray], fps: float = FPS, quality: int = 80, renderer: str = "") -> int:
+    meta = {"fps": fps, "players": PLAYERS, "moves": MOVES, "end_racks": END_RACKS,
+            "note": f"made by firmware/data/make_demo_clip.py ({renderer})"}
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", compression=zipfile.ZIP_STORED) as z:
         for i, frame in enumerate(frames):
@@ -106,10 +129,17 @@ def write_clip(out: Path, frames: list[np.ndarray], quality: int = 80) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=HERE / "demo_game.zip")
+    parser.add_argument("--simple", action="store_true", help="use the simple drawing even if synth is installed")
+    parser.add_argument("--quality", type=int, default=80, help="JPEG quality")
     args = parser.parse_args()
-    frames = render_frames()
-    size = write_clip(args.out, frames)
-    print(f"{args.out}: {len(frames)} frames, {size / 1e6:.2f} MB, {len(frames) / FPS:.0f} s at {FPS:g} fps")
+    rendered = None if args.simple else render_with_synth(MOVES, seed=2026)
+    if rendered is None:
+        frames, fps, renderer = render_frames(), FPS, "simple drawing"
+    else:
+        (frames, fps), renderer = rendered, "tilecam.models.synth"
+    size = write_clip(args.out, frames, fps, args.quality, renderer)
+    print(f"{args.out}: {len(frames)} frames by {renderer}, {size / 1e6:.2f} MB, {len(frames) / fps:.0f} s at "
+          f"{fps:g} fps")
     return 0
 
 
