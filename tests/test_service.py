@@ -249,3 +249,74 @@ def test_exchange_and_pass(svc):
     assert [m["kind"] for m in s["moves"]] == ["exchange", "exchange", "pass"]
     with pytest.raises(CommandRefused, match="count or the letters"):
         svc.exchange(2.5, actor="button")
+
+
+def test_a_woken_listener_finds_the_event_already_on_disk(svc, store, tmp_path):
+    after = store.last_seq()
+    seen: list[list[str]] = []
+
+    def listener():
+        events = svc.wait_for_event(after, timeout=5)
+        with GameStore(store.path) as other:                 # a fresh connection, as another process would have
+            seen.append([e.kind for e in other.events(after_seq=after)])
+        seen.append([e.kind for e in events])
+
+    t = threading.Thread(target=listener)
+    t.start()
+    time.sleep(0.05)
+    svc.play("8G CAT", actor="camera")
+    t.join(5)
+    assert seen == [["play"], ["play"]]
+
+
+def test_commands_and_reads_from_many_threads_keep_one_consistent_game(svc, store):
+    errors: list[BaseException] = []
+    done = threading.Event()
+
+    def reader():
+        try:
+            while not done.is_set():
+                s = svc.state()
+                assert sum(p["score"] for p in s["players"]) == sum(
+                    m["score"] for m in s["moves"]), "scores and move list out of step"
+        except BaseException as exc:  # re-raised in the test thread
+            errors.append(exc)
+
+    readers = [threading.Thread(target=reader) for _ in range(4)]
+    for t in readers:
+        t.start()
+    refused = 0
+    writers = []
+
+    def writer(n):
+        nonlocal refused
+        for _ in range(5):
+            try:
+                svc.pass_turn(actor=f"w{n}")
+            except CommandRefused:
+                refused += 1
+
+    for n in range(3):
+        writers.append(threading.Thread(target=writer, args=(n,)))
+    for t in writers:
+        t.start()
+    for t in writers:
+        t.join()
+    done.set()
+    for t in readers:
+        t.join()
+    assert not errors
+    moves = svc.state()["moves"]
+    # Six scoreless turns end a tournament game: the rest are refused, and nothing else is lost or doubled.
+    assert len(moves) + refused == 15 and len(moves) == 6
+    assert [m["player"] for m in moves] == [0, 1, 0, 1, 0, 1]
+    assert len(store.events(svc.game_id)) == 1 + len(moves)
+
+
+def test_the_camera_can_withdraw_the_last_play(svc):
+    svc.play("8G CAT", actor="camera")
+    svc.withdraw(actor="camera")
+    s = svc.state()
+    assert s["board"][7] == "." * 15 and s["players"][0]["score"] == 0 and s["turn"] == 1
+    with pytest.raises(CommandRefused, match="no play"):
+        svc.withdraw(actor="camera")
