@@ -343,7 +343,12 @@ class WebcamSource:
 
 
 def webcam_available(index: int = 0, capture_factory: Callable[..., Any] | None = None) -> bool:
-    """True when a webcam at ``index`` opens and delivers one frame."""
+    """True when a webcam at ``index`` opens and delivers one frame (on Linux, only if /dev/video* exists: no
+    device, no probe — and no OpenCV warnings on a machine without a camera)."""
+    import sys
+
+    if capture_factory is None and sys.platform.startswith("linux") and not list(Path("/dev").glob("video*")):
+        return False
     try:
         import cv2
 
