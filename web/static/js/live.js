@@ -18,8 +18,8 @@
   let clockBase = 0;        // performance.now() when current arrived, to tick a running clock
   let lastSeq = null;
 
+  // [time left, penalty text]; a running clock is moved on by the time since the state arrived.
   function fmtClock(c) {
-    if (!c) return "";
     let s = c.remaining_s;
     if (c.running) s -= (performance.now() - clockBase) / 1000;
     const neg = s < 0;
@@ -27,7 +27,7 @@
     const txt = (neg ? "−" : "") + Math.floor(a / 60) + ":" + String(a % 60).padStart(2, "0");
     let pen = c.penalty || 0;
     if (neg && c.penalty_per_minute) pen = Math.ceil(-s / 60) * c.penalty_per_minute;
-    return pen ? txt + " (−" + pen + ")" : txt;
+    return [txt, pen ? "−" + pen + " pts" : ""];
   }
 
   function drawPlayers(state) {
@@ -53,7 +53,12 @@
       li.querySelector(".name").textContent = (isTurn ? "▸ " : won ? "★ " : "") + p.name;
       li.querySelector(".score").textContent = p.score;
       const clock = li.querySelector(".clock");
-      clock.textContent = p.clock ? fmtClock(p.clock) : (p.rack_count != null ? p.rack_count + " tiles" : "");
+      if (p.clock) {
+        const [time, penalty] = fmtClock(p.clock);
+        clock.replaceChildren(el("span", "time", time), el("span", "pen", penalty));
+      } else {
+        clock.textContent = p.rack_count != null ? p.rack_count + " tiles" : "";
+      }
       clock.classList.toggle("running", !!(p.clock && p.clock.running));
       clock.classList.toggle("over", !!(p.clock && (p.clock.remaining_s < 0 || p.clock.penalty)));
     });
