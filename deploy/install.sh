@@ -21,7 +21,6 @@ set -euo pipefail
 
 SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 SOURCE_DIR=$(cd "$SCRIPT_DIR/.." && pwd)
-ROOT=""
 PREFIX=/opt/tilecam
 CONFIG_DIR=/etc/tilecam
 DATA_DIR=/var/lib/tilecam
@@ -46,7 +45,6 @@ Usage: sudo $0 [options]
 Install or upgrade tilecam as a systemd service. Re-running upgrades in place; games and config are kept.
 
   --source-dir DIR     the tilecam source tree to install (default: $SOURCE_DIR)
-  --root DIR           install under DIR as if it were / (every path below is prefixed with it)
   --prefix DIR         program folder; the venv goes to DIR/venv (default: $PREFIX)
   --config-dir DIR     configuration folder (default: $CONFIG_DIR)
   --data-dir DIR       game database folder (default: $DATA_DIR)
@@ -61,7 +59,7 @@ Install or upgrade tilecam as a systemd service. Re-running upgrades in place; g
   --no-apt             install no apt packages (they must be there already)
   --no-systemd         install no unit and touch no service
   --no-systemctl       write the unit but do not enable or start it (automatic where systemd is not running:
-                       a chroot, a container, --root)
+                       a chroot, a container)
   --no-doctor          do not run \`tilecam doctor\` at the end
   --doctor-source SRC  camera source for that doctor run (default: the config's)
   -h, --help           this help
@@ -74,7 +72,6 @@ step() { echo "==> $*"; }
 while [ $# -gt 0 ]; do
     case "$1" in
         --source-dir) SOURCE_DIR=$(cd "${2:?}" && pwd); shift 2 ;;
-        --root) ROOT=${2:?}; shift 2 ;;
         --prefix) PREFIX=${2:?}; shift 2 ;;
         --config-dir) CONFIG_DIR=${2:?}; shift 2 ;;
         --data-dir) DATA_DIR=${2:?}; shift 2 ;;
@@ -96,10 +93,6 @@ while [ $# -gt 0 ]; do
 done
 
 [ -f "$SOURCE_DIR/pyproject.toml" ] || die "$SOURCE_DIR is not a tilecam source tree (no pyproject.toml)"
-if [ -n "$ROOT" ]; then
-    mkdir -p "$ROOT"
-    ROOT=$(cd "$ROOT" && pwd)
-fi
 if [ "$DO_USER" = 0 ]; then
     SERVICE_USER=$(id -un)
 fi
@@ -107,18 +100,11 @@ if [ "$(id -u)" != 0 ] && { [ "$DO_APT" = 1 ] || [ "$DO_USER" = 1 ] || [ "$DO_SY
     die "run as root (sudo), or pass --no-apt --no-user --no-systemctl with folders you can write"
 fi
 
-# Paths as this script writes them ($ROOT-prefixed) and as the installed service sees them (not prefixed).
 VENV=$PREFIX/venv
 CONFIG_FILE=$CONFIG_DIR/config.toml
-R_PREFIX=$ROOT$PREFIX
-R_VENV=$ROOT$VENV
-R_CONFIG_DIR=$ROOT$CONFIG_DIR
-R_DATA_DIR=$ROOT$DATA_DIR
-R_UNIT_DIR=$ROOT$UNIT_DIR
-R_AVAHI_DIR=$ROOT$AVAHI_DIR
 # systemd is driven only on a machine it is running on (PID 1), not in a chroot or a container without it.
 SYSTEMD_RUNNING=0
-if [ "$DO_SYSTEMCTL" = 1 ] && [ -z "$ROOT" ] && [ -d /run/systemd/system ] && command -v systemctl >/dev/null; then
+if [ "$DO_SYSTEMCTL" = 1 ] && [ -d /run/systemd/system ] && command -v systemctl >/dev/null; then
     SYSTEMD_RUNNING=1
 fi
 
@@ -174,17 +160,17 @@ if [ "$SYSTEMD_RUNNING" = 1 ] && systemctl is-active --quiet tilecam.service; th
 fi
 
 # ------------------------------------------------------------------------------------------------ 3. venv
-step "virtual environment $R_VENV"
-if [ -x "$R_VENV/bin/python" ] && ! "$R_VENV/bin/python" -c 'import sys' 2>/dev/null; then
+step "virtual environment $VENV"
+if [ -x "$VENV/bin/python" ] && ! "$VENV/bin/python" -c 'import sys' 2>/dev/null; then
     echo "    the existing venv is broken (the system Python changed?); making it again"
-    rm -rf "$R_VENV"
+    rm -rf "$VENV"
 fi
-if [ ! -x "$R_VENV/bin/python" ]; then
-    mkdir -p "$R_PREFIX"
+if [ ! -x "$VENV/bin/python" ]; then
+    mkdir -p "$PREFIX"
     # --system-site-packages: apt's picamera2 and libcamera bindings live in the system's dist-packages.
-    "$PYTHON" -m venv --system-site-packages "$R_VENV"
-elif ! grep -q '^include-system-site-packages = true' "$R_VENV/pyvenv.cfg"; then
-    sed -i 's/^include-system-site-packages = .*/include-system-site-packages = true/' "$R_VENV/pyvenv.cfg"
+    "$PYTHON" -m venv --system-site-packages "$VENV"
+elif ! grep -q '^include-system-site-packages = true' "$VENV/pyvenv.cfg"; then
+    sed -i 's/^include-system-site-packages = .*/include-system-site-packages = true/' "$VENV/pyvenv.cfg"
 fi
 
 # The constraints: the tested set for the Pi, with numpy pinned to the system's own numpy (the one apt's
@@ -218,57 +204,57 @@ mkdir -p "$WORK/src"
 tar -C "$SOURCE_DIR" --exclude=./.venv --exclude=./.git --exclude=./build --exclude='*.egg-info' \
     --exclude=__pycache__ --exclude=.pytest_cache --exclude=.hypothesis --exclude=node_modules -cf - . \
     | tar -C "$WORK/src" -xf -
-pip=("$R_VENV/bin/python" -m pip --disable-pip-version-check)
+pip=("$VENV/bin/python" -m pip --disable-pip-version-check)
 "${pip[@]}" wheel --quiet --no-deps --wheel-dir "$WORK/wheel" "$WORK/src"
 wheel=$(ls "$WORK"/wheel/tilecam-*.whl)
 "${pip[@]}" install --quiet --upgrade "${PIP_CONSTRAINTS[@]}" "$wheel"
 # pip skips a wheel whose version is already installed; reinstall the package itself (not its dependencies) so
 # that re-running the script from a newer checkout always installs the newer code.
 "${pip[@]}" install --quiet --force-reinstall --no-deps "$wheel"
-"$R_VENV/bin/python" -c 'import tilecam.firmware.cli' || die "tilecam does not import in $R_VENV"
+"$VENV/bin/python" -c 'import tilecam.firmware.cli' || die "tilecam does not import in $VENV"
 
-mkdir -p "$R_PREFIX/doc"
+mkdir -p "$PREFIX/doc"
 for doc in INSTALL.md CAMERA.md; do
     if [ -f "$SOURCE_DIR/docs/$doc" ]; then
-        install -m 0644 "$SOURCE_DIR/docs/$doc" "$R_PREFIX/doc/$doc"
+        install -m 0644 "$SOURCE_DIR/docs/$doc" "$PREFIX/doc/$doc"
     fi
 done
 
 # ------------------------------------------------------------------------------------------------ 4. config, data
-step "configuration $R_CONFIG_DIR, data $R_DATA_DIR"
-install -d -m 0755 "$R_CONFIG_DIR"
+step "configuration $CONFIG_DIR, data $DATA_DIR"
+install -d -m 0755 "$CONFIG_DIR"
 sed "s#^data_dir = .*#data_dir = \"$DATA_DIR\"#" "$SOURCE_DIR/deploy/config.toml" > "$WORK/config.toml"
-install -m 0644 "$WORK/config.toml" "$R_CONFIG_DIR/config.toml.example"
-if [ -f "$R_CONFIG_DIR/config.toml" ]; then
+install -m 0644 "$WORK/config.toml" "$CONFIG_DIR/config.toml.example"
+if [ -f "$CONFIG_DIR/config.toml" ]; then
     echo "    keeping the existing $CONFIG_FILE (new defaults: config.toml.example)"
 else
-    install -m 0644 "$WORK/config.toml" "$R_CONFIG_DIR/config.toml"
+    install -m 0644 "$WORK/config.toml" "$CONFIG_DIR/config.toml"
 fi
-install -d -m 0750 "$R_DATA_DIR"
+install -d -m 0750 "$DATA_DIR"
 if [ "$DO_USER" = 1 ]; then
-    chown -R "$SERVICE_USER:$SERVICE_USER" "$R_DATA_DIR"
+    chown -R "$SERVICE_USER:$SERVICE_USER" "$DATA_DIR"
 fi
 if [ -n "$BIN_LINK" ]; then
-    mkdir -p "$(dirname "$ROOT$BIN_LINK")"
-    ln -sfn "$VENV/bin/tilecam" "$ROOT$BIN_LINK"
+    mkdir -p "$(dirname "$BIN_LINK")"
+    ln -sfn "$VENV/bin/tilecam" "$BIN_LINK"
 fi
 
 # ------------------------------------------------------------------------------------------------ 5. systemd
 if [ "$DO_SYSTEMD" = 1 ]; then
-    step "systemd unit $R_UNIT_DIR/tilecam.service"
-    mkdir -p "$R_UNIT_DIR"
+    step "systemd unit $UNIT_DIR/tilecam.service"
+    mkdir -p "$UNIT_DIR"
     sed -e "s#@PREFIX@#$PREFIX#g" -e "s#@VENV@#$VENV#g" -e "s#@CONFIG_FILE@#$CONFIG_FILE#g" \
         -e "s#@DATA_DIR@#$DATA_DIR#g" -e "s#@USER@#$SERVICE_USER#g" \
         "$SOURCE_DIR/deploy/tilecam.service" > "$WORK/tilecam.service"
-    install -m 0644 "$WORK/tilecam.service" "$R_UNIT_DIR/tilecam.service"
+    install -m 0644 "$WORK/tilecam.service" "$UNIT_DIR/tilecam.service"
 else
     echo "==> systemd skipped (--no-systemd): no unit installed, no service started"
 fi
 
 # ------------------------------------------------------------------------------------------------ 6. mDNS
-if [ -n "$MDNS_NAME" ] && [ -d "$R_AVAHI_DIR" ]; then
+if [ -n "$MDNS_NAME" ] && [ -d "$AVAHI_DIR" ]; then
     step "mDNS: $MDNS_NAME.local via avahi"
-    conf=$R_AVAHI_DIR/avahi-daemon.conf
+    conf=$AVAHI_DIR/avahi-daemon.conf
     # avahi announces host-name= instead of the system's hostname: the Pi stays `raspberrypi` for everything else.
     if [ -f "$conf" ] && ! grep -q "^host-name=$MDNS_NAME\$" "$conf"; then
         if grep -q '^#\?host-name=' "$conf"; then
@@ -277,9 +263,9 @@ if [ -n "$MDNS_NAME" ] && [ -d "$R_AVAHI_DIR" ]; then
             sed -i "s/^\\[server\\]\$/[server]\\nhost-name=$MDNS_NAME/" "$conf"
         fi
     fi
-    port=$(sed -n 's/^port = \([0-9]*\).*/\1/p' "$R_CONFIG_DIR/config.toml" | head -n 1)
-    mkdir -p "$R_AVAHI_DIR/services"
-    cat > "$R_AVAHI_DIR/services/tilecam.service" <<EOF
+    port=$(sed -n 's/^port = \([0-9]*\).*/\1/p' "$CONFIG_DIR/config.toml" | head -n 1)
+    mkdir -p "$AVAHI_DIR/services"
+    cat > "$AVAHI_DIR/services/tilecam.service" <<EOF
 <?xml version="1.0" standalone='no'?>
 <!DOCTYPE service-group SYSTEM "avahi-service.dtd">
 <!-- Written by tilecam's deploy/install.sh: the scoreboard, for phones and laptops that browse for it. -->
@@ -300,7 +286,7 @@ fi
 
 # ------------------------------------------------------------------------------------------------ 7. doctor
 DOCTOR_STATUS=0
-if [ "$DO_DOCTOR" = 1 ] && [ -z "$ROOT" ]; then
+if [ "$DO_DOCTOR" = 1 ]; then
     step "tilecam doctor"
     doctor=("$VENV/bin/tilecam" doctor --config "$CONFIG_FILE")
     [ -n "$DOCTOR_SOURCE" ] && doctor+=(--source "$DOCTOR_SOURCE")
@@ -319,7 +305,7 @@ if [ "$SYSTEMD_RUNNING" = 1 ]; then
 elif [ "$DO_SYSTEMD" = 1 ] && [ "$DO_SYSTEMCTL" = 0 ]; then
     echo "==> --no-systemctl: the unit is written but not enabled or started."
 elif [ "$DO_SYSTEMD" = 1 ]; then
-    echo "==> systemd is not running here (chroot, container or --root): the unit is written but not enabled."
+    echo "==> systemd is not running here (a chroot or a container): the unit is written but not enabled."
     echo "    On the real machine: sudo systemctl daemon-reload && sudo systemctl enable --now tilecam"
 fi
 

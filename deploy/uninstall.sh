@@ -5,11 +5,10 @@
 #   sudo deploy/uninstall.sh            # remove the program, the service and the mDNS announcement
 #   sudo deploy/uninstall.sh --purge    # … and delete /etc/tilecam, /var/lib/tilecam (every game!) and the user
 #
-# Takes the same path options as install.sh (--root, --prefix, --config-dir, --data-dir, --unit-dir, --bin-link,
+# Takes the same path options as install.sh (--prefix, --config-dir, --data-dir, --unit-dir, --bin-link,
 # --user), so that a test can remove what it installed into a temporary folder.
 set -euo pipefail
 
-ROOT=""
 PREFIX=/opt/tilecam
 CONFIG_DIR=/etc/tilecam
 DATA_DIR=/var/lib/tilecam
@@ -26,7 +25,6 @@ usage() {
 Usage: sudo $0 [--purge] [options]
 
   --purge            also delete the configuration, the game database and the service user
-  --root DIR         the install was made with --root DIR
   --prefix DIR       program folder (default: $PREFIX)
   --config-dir DIR   configuration folder (default: $CONFIG_DIR)
   --data-dir DIR     game database folder (default: $DATA_DIR)
@@ -45,7 +43,6 @@ step() { echo "==> $*"; }
 while [ $# -gt 0 ]; do
     case "$1" in
         --purge) PURGE=1; shift ;;
-        --root) ROOT=${2:?}; shift 2 ;;
         --prefix) PREFIX=${2:?}; shift 2 ;;
         --config-dir) CONFIG_DIR=${2:?}; shift 2 ;;
         --data-dir) DATA_DIR=${2:?}; shift 2 ;;
@@ -69,35 +66,35 @@ for dir in "$PREFIX" "$CONFIG_DIR" "$DATA_DIR"; do
     esac
 done
 
-if [ "$DO_SYSTEMCTL" = 1 ] && [ -z "$ROOT" ] && [ -d /run/systemd/system ] && command -v systemctl >/dev/null; then
+if [ "$DO_SYSTEMCTL" = 1 ] && [ -d /run/systemd/system ] && command -v systemctl >/dev/null; then
     step "stopping and disabling tilecam.service"
     systemctl disable --now tilecam.service 2>/dev/null || true
 fi
-if [ -f "$ROOT$UNIT_DIR/tilecam.service" ]; then
-    step "removing $ROOT$UNIT_DIR/tilecam.service"
-    rm -f "$ROOT$UNIT_DIR/tilecam.service"
-    if [ "$DO_SYSTEMCTL" = 1 ] && [ -z "$ROOT" ] && [ -d /run/systemd/system ]; then
+if [ -f "$UNIT_DIR/tilecam.service" ]; then
+    step "removing $UNIT_DIR/tilecam.service"
+    rm -f "$UNIT_DIR/tilecam.service"
+    if [ "$DO_SYSTEMCTL" = 1 ] && [ -d /run/systemd/system ]; then
         systemctl daemon-reload
     fi
 fi
 
-step "removing the program $ROOT$PREFIX"
-rm -rf "$ROOT$PREFIX"
-if [ -n "$BIN_LINK" ] && [ -L "$ROOT$BIN_LINK" ]; then
-    rm -f "$ROOT$BIN_LINK"
+step "removing the program $PREFIX"
+rm -rf "$PREFIX"
+if [ -n "$BIN_LINK" ] && [ -L "$BIN_LINK" ]; then
+    rm -f "$BIN_LINK"
 fi
 # The avahi service announcement is ours; avahi's host-name= setting is left as it is (other tools may rely on
 # the name now, and reverting it would need to know what it was before).
-rm -f "$ROOT$AVAHI_DIR/services/tilecam.service"
+rm -f "$AVAHI_DIR/services/tilecam.service"
 
 if [ "$PURGE" = 1 ]; then
-    step "--purge: deleting the configuration $ROOT$CONFIG_DIR and every game in $ROOT$DATA_DIR"
-    rm -rf "$ROOT$CONFIG_DIR" "$ROOT$DATA_DIR"
+    step "--purge: deleting the configuration $CONFIG_DIR and every game in $DATA_DIR"
+    rm -rf "$CONFIG_DIR" "$DATA_DIR"
     if [ "$DO_USER" = 1 ] && getent passwd "$SERVICE_USER" >/dev/null; then
         step "removing the user $SERVICE_USER"
         userdel "$SERVICE_USER"
     fi
 else
-    echo "Kept: the configuration in $ROOT$CONFIG_DIR and the games in $ROOT$DATA_DIR (--purge deletes them)."
+    echo "Kept: the configuration in $CONFIG_DIR and the games in $DATA_DIR (--purge deletes them)."
 fi
 echo "tilecam is uninstalled."
