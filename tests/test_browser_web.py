@@ -102,19 +102,33 @@ def test_a_committed_move_appears_on_an_open_phone_page_within_a_second(served, 
     page.screenshot(path=str(shots / "phone-live.png"), full_page=True)
 
 
-def test_stream_resumes_after_a_reconnect_without_losing_events(served, page):
+def test_browser_reconnects_by_itself_and_catches_up_with_last_event_id(served, page):
     server, service = served
     service.new_game(["Ann", "Ben"], actor="test")
-    page.goto(server.url + "/")
-    page.wait_for_selector("#conn.live-ok", timeout=5000)
-    page.evaluate("window.tilecamSource.close()")
-    service.play("8D QUANT", actor="camera")
-    service.pass_turn(actor="camera")
-    # Reopen as the browser would after a drop; it resumes from the last id it saw.
-    page.evaluate("""() => { const r = document.getElementById('live');
-        const s = new EventSource(r.dataset.eventsUrl + '?after=' + r.dataset.seq);
-        s.onmessage = (e) => { const m = JSON.parse(e.data); if (m.state) r.dataset.seen = m.state.moves.length; }; }""")
-    page.wait_for_function("document.getElementById('live').dataset.seen === '2'", timeout=3000)
+    app = server.app
+    streams = app.extensions["tilecam.streams"]
+    app.config["SSE_MAX_S"] = 0.5  # the server ends each stream after half a second; the browser must come back
+    try:
+        page.goto(server.url + "/")
+        page.wait_for_selector("#conn.live-ok", timeout=5000)
+        opened = streams.opened
+        time.sleep(0.7)
+        # Committed while the first stream has ended and before (or while) the browser reconnects.
+        service.play("8D QUANT", actor="camera")
+        service.pass_turn(actor="camera")
+        page.wait_for_function("document.querySelector('#moves tbody').children.length === 2", timeout=3000)
+        assert streams.opened > opened
+        # Later reconnects resume from the last id received (Last-Event-ID), not from the page's first ?after=:
+        # no event arrives twice.
+        reconnects = streams.opened
+        deadline = time.monotonic() + 3
+        while streams.opened < reconnects + 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        service.pass_turn(actor="camera")
+        page.wait_for_function("document.querySelector('#moves tbody').children.length === 3", timeout=3000)
+        assert page.evaluate("document.getElementById('live').dataset.events") == "3"
+    finally:
+        app.config["SSE_MAX_S"] = 3600.0
 
 
 def test_correction_flow_with_the_pin(served, page, shots):

@@ -159,6 +159,7 @@
     source.onmessage = (e) => {
       const msg = JSON.parse(e.data);
       lastSeq = msg.seq;
+      if (msg.event) root.dataset.events = (parseInt(root.dataset.events || "0", 10) + 1).toString();
       if (msg.state) draw(msg.state);
       setConn(true, "live");
     };
