@@ -114,7 +114,9 @@ apt_has() { apt-cache show "$1" >/dev/null 2>&1; }
 if [ "$DO_APT" = 1 ]; then
     step "apt packages"
     export DEBIAN_FRONTEND=noninteractive
-    apt-get update -q
+    # Wait for the lock rather than fail: on a fresh Pi, unattended-upgrades often holds it for the first minutes.
+    apt=(apt-get -q -o DPkg::Lock::Timeout=600)
+    "${apt[@]}" update
     packages=(python3 python3-venv python3-pip python3-numpy ca-certificates)
     [ -n "$MDNS_NAME" ] && packages+=(avahi-daemon)
     # The Pi camera stack comes from the Raspberry Pi archive (Raspberry Pi OS); on Debian or Ubuntu it is absent
@@ -124,7 +126,7 @@ if [ "$DO_APT" = 1 ]; then
     else
         echo "    python3-picamera2 is not in this apt archive (not Raspberry Pi OS): USB webcams only"
     fi
-    apt-get install -y -q --no-install-recommends "${packages[@]}"
+    "${apt[@]}" install -y --no-install-recommends "${packages[@]}"
 fi
 
 command -v "$PYTHON" >/dev/null || die "$PYTHON not found; install python3 (3.11 or newer)"
@@ -177,7 +179,17 @@ fi
 # picamera2 and simplejpeg were built against), so pip keeps using it and never installs a second numpy.
 PIP_CONSTRAINTS=()
 WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
+# shellcheck disable=SC2329  # run by the EXIT trap below
+on_exit() {
+    local status=$?
+    rm -rf "$WORK"
+    # A failed upgrade must not leave the scorekeeper stopped: start the version that is there.
+    if [ "$status" != 0 ] && [ "$WAS_ACTIVE" = 1 ]; then
+        echo "install.sh failed; starting the tilecam service again" >&2
+        systemctl start tilecam.service || true
+    fi
+}
+trap on_exit EXIT
 if [ "$CONSTRAINTS" = auto ]; then
     CONSTRAINTS=$WORK/constraints.txt
     system_numpy=$("$PYTHON" -c 'import numpy; print(numpy.__version__)' 2>/dev/null || true)
