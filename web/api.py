@@ -44,7 +44,7 @@ def _int_arg(name: str, default: int | None = None, minimum: int = 0, maximum: i
 @bp.get("/state")
 def state():
     """The current game as the scoreboard shows it: players, scores, turn, board rows and SVG, moves, bag."""
-    _seq, current = current_app.extensions["tilecam.live"].current()
+    _seq, current = current_app.extensions["tilecam.live"].current_cached()
     return jsonify(current)
 
 
@@ -61,7 +61,7 @@ def events_json():
 @bp.get("/moves")
 def moves():
     """The current game's move list (empty when there is no game)."""
-    _seq, current = current_app.extensions["tilecam.live"].current()
+    _seq, current = current_app.extensions["tilecam.live"].current_cached()
     return jsonify(moves=current.get("moves", []), game_id=current.get("game_id"))
 
 

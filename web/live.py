@@ -82,7 +82,8 @@ class LiveState:
             return self._seq, self._state
 
     def current_cached(self) -> tuple[int, dict]:
-        """The newest state and its seq, rebuilt only when the store has moved on since the last build."""
+        """The newest state and its seq, rebuilt only when the store has moved on since the last build (a page
+        load or ``/api/state`` from many phones at once costs one build, not one each)."""
         head = self.service.store.last_seq()
         with self._lock:
             if self._state is None or self._seq is None or self._seq < head:

@@ -11,7 +11,7 @@ bp = Blueprint("scoreboard", __name__)
 
 def _initial_state() -> dict:
     """The state drawn before the live stream connects, so the first paint already shows the game."""
-    _seq, state = current_app.extensions["tilecam.live"].current()
+    _seq, state = current_app.extensions["tilecam.live"].current_cached()
     return state
 
 
