@@ -75,12 +75,6 @@ class LiveState:
                                    "penalty": math.ceil(-left / 60) * clock["penalty_per_minute"] if left < 0 else 0}
         return state
 
-    def current(self) -> tuple[int, dict]:
-        """The state now (always rebuilt), and the sequence number it reflects."""
-        with self._lock:
-            self._build()
-            return self._seq, self._state
-
     def current_cached(self) -> tuple[int, dict]:
         """The newest state and its seq, rebuilt only when the store has moved on since the last build (a page
         load or ``/api/state`` from many phones at once costs one build, not one each)."""
