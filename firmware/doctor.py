@@ -120,33 +120,66 @@ def check_python(settings: DoctorSettings) -> Check:
     return Check("python", True, f"Python {version} at {sys.executable}")
 
 
+# Imported by the probe in this order; (module, label shown). picamera2's two only where picamera2 is installed.
+PROBED_MODULES = (("numpy", "numpy"), ("cv2", "opencv"), ("onnxruntime", "onnxruntime"))
+PICAMERA_MODULES = (("simplejpeg", "simplejpeg"), ("picamera2", "picamera2"))
+_PROBE = """
+import importlib, json, sys
+for module in sys.argv[1:]:
+    print(json.dumps({"start": module}), flush=True)
+    try:
+        mod = importlib.import_module(module)
+    except Exception as exc:
+        print(json.dumps({"module": module, "error": f"{type(exc).__name__}: {exc}"}), flush=True)
+    else:
+        print(json.dumps({"module": module, "version": str(getattr(mod, "__version__", "ok"))}), flush=True)
+"""
+CRASHED = "crashed"  # a packages check whose detail starts with this: importing took the process down
+
+
 def check_packages(settings: DoctorSettings) -> Check:
     """numpy, OpenCV and onnxruntime import, and picamera2 (where installed) still works with the numpy we got.
+
+    The imports are tried in a child process first: a native library that crashes on import (a numpy ABI
+    mismatch, onnxruntime on a CPU it does not know) would otherwise take the doctor down with it.
 
     The Pi trap: apt's picamera2 and simplejpeg are built against Bookworm's numpy 1.24; a numpy 2 that pip put
     into the venv shadows it and those modules fail to import. deploy/constraints-pi.txt prevents that.
     """
+    modules = list(PROBED_MODULES) + (list(PICAMERA_MODULES) if _importable("picamera2") else [])
+    labels = dict(modules)
+    import json
+
+    try:
+        done = subprocess.run([sys.executable, "-c", _PROBE, *labels], capture_output=True, text=True, timeout=120,
+                              check=False)
+    except subprocess.TimeoutExpired:
+        return Check("packages", False, "importing numpy, OpenCV and onnxruntime took over 120 s",
+                     "check the SD card (a failing card makes reads crawl) and free memory")
     versions: list[str] = []
     problems: list[str] = []
-    for module, label in (("numpy", "numpy"), ("cv2", "opencv"), ("onnxruntime", "onnxruntime")):
+    started = None
+    for line in done.stdout.splitlines():
         try:
-            mod = importlib.import_module(module)
-        except ImportError as exc:
-            problems.append(f"{label}: {exc}")
+            item = json.loads(line)
+        except ValueError:
             continue
-        versions.append(f"{label} {getattr(mod, '__version__', '?')}")
-    if _importable("picamera2"):
-        for module in ("simplejpeg", "picamera2"):
-            try:
-                importlib.import_module(module)
-            except ImportError as exc:  # numpy ABI mismatches surface as ImportError
-                problems.append(f"{module}: {exc}")
-        if not any(p.startswith(("simplejpeg", "picamera2")) for p in problems):
-            versions.append("picamera2 ok")
+        if "start" in item:
+            started = item["start"]
+        elif "error" in item:
+            problems.append(f"{labels[item['module']]}: {item['error']}")
+            started = None
+        else:
+            versions.append(f"{labels[item['module']]} {item['version']}")
+            started = None
+    fix = ("reinstall with `sudo deploy/install.sh`: it pins numpy, opencv-python-headless and onnxruntime to "
+           "versions that work with apt's picamera2 (deploy/constraints-pi.txt)")
+    if done.returncode != 0 and started is not None:
+        how = f"signal {-done.returncode}" if done.returncode < 0 else f"exit status {done.returncode}"
+        return Check("packages", False, f"{CRASHED}: importing {labels.get(started, started)} killed Python ({how})"
+                     + (f"; {done.stderr.strip().splitlines()[-1]}" if done.stderr.strip() else ""), fix)
     if problems:
-        return Check("packages", False, "; ".join(problems),
-                     "reinstall with `sudo deploy/install.sh`: it pins numpy, opencv-python-headless and "
-                     "onnxruntime to versions that work with apt's picamera2 (deploy/constraints-pi.txt)")
+        return Check("packages", False, "; ".join(problems), fix)
     return Check("packages", True, ", ".join(versions))
 
 
@@ -534,6 +567,9 @@ CHECKS: dict[str, Callable[[DoctorSettings], Check]] = {
     "address": check_address,
 }
 
+# Checks that import numpy/OpenCV/onnxruntime in this process; not run when importing those crashed the probe.
+NEEDS_NATIVE_PACKAGES = ("model", "camera")
+
 # What the web's /health runs: fast, and nothing that competes with the running loop for the camera.
 HEALTH_CHECKS = ("python", "store", "disk", "temperature")
 
@@ -550,12 +586,19 @@ def run_checks(config: Any = None, only: Iterable[str] | None = None) -> list[Ch
     if unknown:
         raise ValueError(f"unknown check(s) {', '.join(unknown)}; known: {', '.join(CHECKS)}")
     results = []
+    crashed: Check | None = None
     for name in names:
+        if crashed is not None and name in NEEDS_NATIVE_PACKAGES:
+            results.append(Check(name, False, "not run: it would import the package that crashed (see packages)",
+                                 crashed.fix))
+            continue
         try:
             results.append(CHECKS[name](settings))
         except Exception as exc:  # noqa: BLE001 — a doctor reports what broke; it must not die of the illness
             results.append(Check(name, False, f"the check itself failed: {type(exc).__name__}: {exc}",
                                  "report this with the output of `tilecam doctor --json`"))
+        if name == "packages" and results[-1].detail.startswith(CRASHED):
+            crashed = results[-1]
     return results
 
 

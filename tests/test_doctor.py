@@ -313,3 +313,37 @@ def test_cli_bad_config_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert cli_main(["doctor", "--config", str(config)]) == 2
     assert str(config) in capsys.readouterr().err
     assert cli_main(["doctor", "--config", str(tmp_path / "missing.toml")]) == 2
+
+
+# ------------------------------------------------------------------------------------------ packages
+
+
+@pytest.fixture()
+def fake_modules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Modules for the import probe: one fine, one raising like a numpy ABI mismatch, one crashing Python."""
+    (tmp_path / "finemod.py").write_text("__version__ = '1.2.3'\n")
+    (tmp_path / "abimod.py").write_text(
+        "raise ImportError('A module that was compiled using NumPy 1.x cannot be run in NumPy 2.4.6')\n")
+    (tmp_path / "crashmod.py").write_text("import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)\n")
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))
+    return tmp_path
+
+
+def test_packages_reports_versions_and_import_errors(fake_modules: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(doctor, "PROBED_MODULES", (("finemod", "fine"),))
+    check = doctor.check_packages(DoctorSettings())
+    assert check.ok and check.detail == "fine 1.2.3"
+    monkeypatch.setattr(doctor, "PROBED_MODULES", (("finemod", "fine"), ("abimod", "abi")))
+    check = doctor.check_packages(DoctorSettings())
+    assert not check.ok and "abi: ImportError: A module that was compiled using NumPy 1.x" in check.detail
+    assert "constraints-pi.txt" in check.fix
+
+
+def test_a_crashing_import_is_reported_and_the_checks_that_import_it_are_skipped(
+        fake_modules: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(doctor, "PROBED_MODULES", (("finemod", "fine"), ("crashmod", "onnxruntime")))
+    monkeypatch.setitem(doctor.CHECKS, "model", lambda settings: pytest.fail("the model check ran after a crash"))
+    packages, model, disk = doctor.run_checks(None, only=["packages", "model", "disk"])
+    assert not packages.ok and packages.detail.startswith("crashed: importing onnxruntime killed Python (signal 11)")
+    assert not model.ok and model.detail.startswith("not run")
+    assert disk.name == "disk"
