@@ -305,10 +305,12 @@ class Daemon:
         return PiCameraSettings(main=c.pi_main, lores=c.pi_lores, autofocus=c.autofocus)
 
     def _lexicon(self) -> Any:
-        try:
-            from tilecam.engine.lexicon import Lexicon
-        except ModuleNotFoundError:
+        """The bundled word list, for games in English with the ``enable1`` lexicon (the only one shipped)."""
+        g = self.config.game
+        if g.tileset != "english" or g.lexicon != "enable1":
             return None
+        from tilecam.engine.lexicon import Lexicon
+
         return Lexicon.load()
 
     def _start_web(self, service: GameService) -> Any:

@@ -378,3 +378,82 @@ def test_daemon_tells_systemd_ready_watchdog_status_and_stopping(tmp_path, monke
     assert any(m == "WATCHDOG=1" for m in messages)
     assert any(m.startswith("STATUS=") for m in messages)
     assert messages[-1].startswith("STOPPING=1")
+
+
+class _FakeLoop:
+    def __init__(self):
+        self.requests = 0
+
+    def request_read(self):
+        self.requests += 1
+
+
+class _ClockTracker(StandInTracker):
+    def __init__(self, rows):
+        super().__init__(rows)
+        self.clocks: list[int | None] = []
+
+    def clock(self, t, player=None):
+        self.clocks.append(player)
+        return []
+
+
+def _wired_daemon(tmp_path):
+    from tilecam.firmware.service import GameService
+
+    lines: list[str] = []
+    daemon = Daemon(quiet_config(tmp_path), say=lines.append)
+    store = GameStore(tmp_path / "data")
+    daemon.service = GameService(store)
+    daemon.service.new_game(["Ann", "Ben"])
+    daemon.tracker = _ClockTracker(["." * 15] * 15)
+    daemon.loop = _FakeLoop()
+    return daemon, lines
+
+
+def test_clock_buttons_end_turns_pass_and_undo_through_the_service(tmp_path):
+    from tilecam.firmware.buttons import END_TURN, PASS, UNDO
+
+    daemon, lines = _wired_daemon(tmp_path)
+    svc = daemon.service
+    daemon._on_gesture(1, END_TURN)                       # not Ben's turn: nothing asked of the camera
+    assert daemon.loop.requests == 0 and "not that player's turn" in lines[-1]
+    daemon._on_gesture(0, END_TURN)                       # Ann's clock: the tracker is told, the board read now
+    assert daemon.loop.requests == 1 and daemon.tracker.clocks == [0]
+    svc.play("8G CAT", actor="camera")
+    daemon._on_gesture(1, PASS)
+    assert [m["kind"] for m in svc.state()["moves"]] == ["play", "pass"]
+    daemon._on_gesture(0, UNDO)
+    daemon._on_gesture(0, UNDO)
+    assert svc.state()["moves"] == [] and daemon.tracker.synced[-1][7] == "." * 15  # the tracker follows the undo
+    daemon._on_gesture(0, UNDO)
+    assert "nothing to undo" in lines[-1]
+    svc.store.close()
+
+
+def test_changes_made_elsewhere_resync_the_tracker(tmp_path):
+    daemon, _ = _wired_daemon(tmp_path)
+    svc = daemon.service
+    daemon._synced_seq = svc.store.last_seq()
+    svc.play("8G CAT", actor="camera")
+    daemon._on_tick()
+    assert daemon.tracker.synced == []                    # the camera's own move: the tracker already knows it
+    daemon._last_sync_check = 0
+    svc.correct_tile(7, 7, "O", actor="web")              # a correction on the web page
+    daemon._on_tick()
+    assert daemon.tracker.synced[-1][7] == "......COT......"
+    svc.store.close()
+
+
+def test_a_refused_detection_is_reported_and_the_tracker_resynced(tmp_path):
+    from tilecam.firmware.sources import frame_from_image
+
+    daemon, lines = _wired_daemon(tmp_path)
+    frame = frame_from_image(np.zeros((20, 20, 3), np.uint8), 0, 0.0)
+    daemon._on_events([DetectedMove("play", Placement.from_gcg("1A", "ZOO"))], frame)   # not on the centre
+    assert "not recorded" in lines[-1] and daemon.service.state()["moves"] == []
+    assert daemon.tracker.synced and daemon.service.device["last_refused"]
+    daemon._on_events([DetectedMove("play", Placement.from_gcg("8G", "CAT"))], frame)
+    assert daemon.service.state()["moves"][0]["word"] == "CAT"
+    assert daemon.service.store.snapshot(1, 0)[:2] == b"\xff\xd8"
+    daemon.service.store.close()
