@@ -241,3 +241,13 @@ def test_waitress_ends_the_stream_when_the_client_goes(app):
         while counter.open != 0 and time.monotonic() < deadline:
             time.sleep(0.02)
         assert counter.open == 0 and counter.opened == 1
+
+
+def test_a_long_catch_up_comes_in_batches_and_ends_with_the_state(service):
+    start = service.store.last_seq()
+    for _ in range(4):
+        service.pass_turn(actor="camera")
+    messages = [m for m in parse(list(stream(service, start, max_s=0.3, batch=2))) if "id" in m]
+    assert [m["id"] for m in messages] == [start + 1, start + 2, start + 3, start + 4, start + 4]
+    assert ["state" in m["data"] for m in messages] == [False, False, False, False, True]
+    assert messages[-1]["data"]["event"] is None and messages[-1]["data"]["state"]["seq"] == start + 4

@@ -187,8 +187,14 @@ def event_stream(
         deadline = None if max_s is None else now + max_s
         quiet_since = now
         last = after_seq
+        owe_state = False  # a full catch-up batch went out without a state
         while not stopping.is_set() and (deadline is None or time.monotonic() < deadline):
             events = live.events_after(last, batch)
+            if not events and owe_state:
+                seq, piece = messages.current()
+                yield out(piece)
+                last, owe_state = max(last, seq), False
+                continue
             if not events:
                 now = time.monotonic()
                 if now - quiet_since >= heartbeat_s:
@@ -199,9 +205,11 @@ def event_stream(
                     wait = max(0.0, min(wait, deadline - now))
                 live.wait(last, timeout=wait)
                 continue
+            full = len(events) >= batch
             for i, event in enumerate(events):
-                yield out(messages.event(event, with_state=i == len(events) - 1 and len(events) < batch))
+                yield out(messages.event(event, with_state=i == len(events) - 1 and not full))
                 last = event_seq(event)
+            owe_state = full
             quiet_since = time.monotonic()
         if encoder:
             yield encoder.end()
