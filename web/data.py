@@ -29,7 +29,17 @@ def _unknown_game(game_id: int):
 
 
 def list_games() -> list[dict[str, Any]]:
-    return [g.to_dict() for g in store().games()]
+    """Every stored game, newest first, with each player's score after its last move."""
+    games = []
+    for record in store().games():
+        item = record.to_dict()
+        scores = [0] * len(record.players)
+        for move in store().moves(record.id):
+            if 0 <= move.player < len(scores):
+                scores[move.player] = move.cumulative
+        item["scores"] = scores
+        games.append(item)
+    return games
 
 
 def game_record(game_id: int) -> Any:
