@@ -296,6 +296,41 @@ if [ -x "$HOST_PYTHON" ] && timed "x86 reference output of the model" make_model
     use_cpu cortex-a72
 fi
 
+# ------------------------------------------------------------------------------------ the service's own command
+# What systemd's ExecStart runs, as the service user with the installed config (demo source, another port so as not
+# to collide with anything on this machine), until its web app answers /health from outside the root.
+HEALTH_PORT=${HEALTH_PORT:-18765}
+run_service_command() {
+    local pid status=0
+    as_service tilecam run --config /etc/tilecam/config.toml --source demo --port "$HEALTH_PORT" \
+        --max-seconds 60 > "$OUT/run.txt" 2>&1 &
+    pid=$!
+    "$HOST_PYTHON" - "$HEALTH_PORT" > "$OUT/health.json" <<'PY' || status=$?
+import json, sys, time, urllib.request
+deadline = time.monotonic() + 200
+while time.monotonic() < deadline:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/health", timeout=10) as r:
+            report = json.load(r)
+    except OSError:
+        time.sleep(2)
+        continue
+    print(json.dumps(report, indent=1))
+    print(f"/health answered after {200 - (deadline - time.monotonic()):.0f} s: ok={report.get('ok')}",
+          file=sys.stderr)
+    sys.exit(0 if report.get("ok") else 1)
+print("no answer from /health", file=sys.stderr)
+sys.exit(1)
+PY
+    wait "$pid" || true  # it stops by itself (--max-seconds)
+    tail -n 5 "$OUT/run.txt"
+    return "$status"
+}
+if [ -x "$HOST_PYTHON" ]; then
+    say "tilecam run (the unit's ExecStart) as user tilecam; waiting for /health on port $HEALTH_PORT"
+    timed "tilecam run as the service user: /health answers ok" run_service_command
+fi
+
 # ------------------------------------------------------------------------------------ same results as x86
 compare() {  # compare LABEL ARGS…: tilecam ARGS on x86 and inside, outputs must match (timings filtered)
     local label=$1; shift
