@@ -366,7 +366,7 @@ def test_daemon_tells_systemd_ready_watchdog_status_and_stopping(tmp_path, monke
     monkeypatch.setenv("NOTIFY_SOCKET", address)
     monkeypatch.setenv("WATCHDOG_USEC", "200000")
     monkeypatch.delenv("WATCHDOG_PID", raising=False)
-    clip = write_clip(tmp_path / "g.zip", game_frames(MOVES[:1]) * 4, fps=25, end_racks=None)
+    clip = write_clip(tmp_path / "g.zip", game_frames(MOVES[:1]) * 2, fps=25, end_racks=None)
     cfg = quiet_config(tmp_path).replace("camera", realtime=True)
     Daemon(cfg, say=lambda s: None, source=ZipFramesSource(clip, realtime=True),
            tracker=StandInTracker(["." * 15] * 15)).run(max_seconds=10)

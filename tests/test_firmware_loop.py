@@ -224,8 +224,8 @@ def test_a_long_back_off_keeps_ticking_for_the_watchdog():
             pass
 
     ticks = []
-    cfg = LoopConfig(retry_initial_s=2.5, retry_max_s=2.5)
+    cfg = LoopConfig(retry_initial_s=1.8, retry_max_s=1.8)
     status = CaptureLoop(Dead(), Recorder(), config=cfg, on_tick=lambda: ticks.append(time.monotonic())).run(
-        max_seconds=3.2)
+        max_seconds=2.2)
     assert status.state == "stopped" and status.frames == 0
     assert len(ticks) >= 3 and max(b - a for a, b in zip(ticks, ticks[1:])) < 1.5
