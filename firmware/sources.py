@@ -475,12 +475,13 @@ class PiCameraSource:
         if self.cam is None:
             raise SourceError("the Pi camera is not open")
         cam = self.cam
-        h = self.settings.lores[1]
+        w, h = self.settings.lores
         try:
             yuv = cam.capture_array("lores")
         except Exception as exc:  # noqa: BLE001 — a disconnected ribbon shows up as assorted libcamera errors
             raise SourceError(f"Pi camera stopped delivering frames: {exc}") from exc
-        lores = np.ascontiguousarray(yuv[:h])  # the Y (luma) plane of YUV420 is the first `h` rows
+        # The Y (luma) plane of YUV420 is the first `h` rows; rows may be padded to the stride: keep `w` columns.
+        lores = np.ascontiguousarray(yuv[:h, :w])
 
         def full() -> np.ndarray:
             try:

@@ -208,8 +208,10 @@ class FakePicamera2:
             raise RuntimeError("Camera frontend has timed out!")
         if name == "lores":
             w, h = self.config_args["lores"]["size"]
-            yuv = np.zeros((h * 3 // 2, w), np.uint8)
-            yuv[:h] = 77        # luma
+            stride = w + 32     # libcamera pads rows to its stride
+            yuv = np.zeros((h * 3 // 2, stride), np.uint8)
+            yuv[:h, :w] = 77    # luma
+            yuv[:h, w:] = 255   # padding: must not reach the motion image
             yuv[h:] = 128       # chroma planes
             return yuv
         w, h = self.config_args["main"]["size"]
