@@ -427,7 +427,7 @@ def test_unknown_action_and_non_object_body(player, game):
 def test_review_list_shows_games(client, service, game):
     service.play("8D QUANT", actor="camera")
     r = client.get("/review/")
-    assert "Ann 48 · Ben 0".encode() in r.data and f"/review/{game}".encode() in r.data
+    assert "Ann <b>48</b> · Ben <b>0</b>".encode() in r.data and f"/review/{game}".encode() in r.data
     assert client.get("/api/games").get_json()["games"][0]["scores"] == [48, 0]
 
 
