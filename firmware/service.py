@@ -135,6 +135,7 @@ class GameService:
         self._announce = threading.Condition()
         self._announced_seq = store.last_seq()
         self._fold: _Fold | None = None
+        self._seen_seq = -1  # the store's newest seq when _refresh last looked
         self.device: dict[str, Any] = {}  # the daemon's loop status, shown by the web; never stored
 
     # ----------------------------------------------------------------------------------------------- games
@@ -368,10 +369,19 @@ class GameService:
         return f
 
     def _refresh(self) -> None:
-        """Catch up with events another process (the daemon, the web) committed for the current game."""
+        """Catch up with what another process (the daemon, the web) committed: events of the current game, or a
+        new game started there (taken up when this one has none in progress)."""
+        last = self.store.last_seq()
+        if last == self._seen_seq:
+            return
+        self._seen_seq = last
         f = self._fold
         if f is not None and self.store.game(f.game_id).last_seq != f.last_seq:
-            self._fold = self._replay(f.game_id)
+            f = self._fold = self._replay(f.game_id)
+        if f is None or f.status == ABANDONED:
+            record = self.store.unfinished_game()
+            if record is not None and (f is None or record.id != f.game_id):
+                self._fold = self._replay(record.id)
 
     def _replay(self, game_id: int) -> _Fold:
         record = self.store.game(game_id)

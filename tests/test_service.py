@@ -320,3 +320,14 @@ def test_the_camera_can_withdraw_the_last_play(svc):
     assert s["board"][7] == "." * 15 and s["players"][0]["score"] == 0 and s["turn"] == 1
     with pytest.raises(CommandRefused, match="no play"):
         svc.withdraw(actor="camera")
+
+
+def test_a_service_without_a_game_takes_up_one_started_by_another_process(store):
+    web = GameService(store)
+    assert web.resume() is None and web.state()["game_id"] is None
+    daemon = GameService(store)
+    first = daemon.new_game(["Ann", "Ben"])
+    assert web.state()["game_id"] == first
+    second = web.new_game(["Cy", "Di"])                     # a new game from the web page
+    daemon.play("8G CAT", actor="camera")                   # the daemon's next move goes to the new game
+    assert daemon.game_id == second and web.state()["moves"][0]["word"] == "CAT"
