@@ -347,3 +347,16 @@ def test_a_crashing_import_is_reported_and_the_checks_that_import_it_are_skipped
     assert not packages.ok and packages.detail.startswith("crashed: importing onnxruntime killed Python (signal 11)")
     assert not model.ok and model.detail.startswith("not run")
     assert disk.name == "disk"
+
+
+def test_model_check_runs_an_onnx_file_with_onnxruntime(tmp_path: Path) -> None:
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper
+
+    graph = helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "relu",
+                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", 3, 8, 8])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["n", 3, 8, 8])])
+    path = tmp_path / "relu.onnx"
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=8), path)
+    check = doctor._model_with_onnxruntime(path, started=doctor.time.monotonic())
+    assert check.ok and "[1, 3, 8, 8]" in check.detail
