@@ -126,6 +126,12 @@ if [ "$DO_APT" = 1 ]; then
     else
         echo "    python3-picamera2 is not in this apt archive (not Raspberry Pi OS): USB webcams only"
     fi
+    # The clock buttons ([buttons] pins): gpiozero, with lgpio as its back end on a Pi 5. Only on a Pi.
+    if grep -qs "Raspberry Pi" /proc/device-tree/model; then
+        for pkg in python3-gpiozero python3-lgpio; do
+            if apt_has "$pkg"; then packages+=("$pkg"); fi
+        done
+    fi
     "${apt[@]}" install -y --no-install-recommends "${packages[@]}"
 fi
 

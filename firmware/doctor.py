@@ -76,6 +76,7 @@ class DoctorSettings:
     model: str = ""
     host: str = "0.0.0.0"
     port: int = DEFAULT_PORT
+    button_pins: tuple[int, ...] = ()
 
     @classmethod
     def from_config(cls, config: Any) -> "DoctorSettings":
@@ -98,6 +99,7 @@ class DoctorSettings:
             model=str(value("vision", "model", default.model)),
             host=str(value("web", "host", default.host)),
             port=int(value("web", "port", default.port)),
+            button_pins=tuple(int(p) for p in value("buttons", "pins", default.button_pins)),
         )
 
 
@@ -536,6 +538,28 @@ def _run_quiet(cmd: list[str]) -> str | None:
     return done.stdout if done.returncode == 0 else None
 
 
+def check_buttons(settings: DoctorSettings, dev: str = "/dev") -> Check:
+    """The clock buttons, when pins are configured: gpiozero importable and the GPIO chip usable by this user.
+
+    The pins themselves are not claimed: the running scorekeeper holds them.
+    """
+    if not settings.button_pins:
+        return Check("buttons", True, "no buttons configured ([buttons] pins = [])", essential=False)
+    pins = ", ".join(map(str, settings.button_pins))
+    if not _importable("gpiozero"):
+        return Check("buttons", False, f"pins {pins} configured but gpiozero is not installed",
+                     "sudo apt install python3-gpiozero python3-lgpio (the venv sees apt's packages)", essential=False)
+    chips = sorted(glob.glob(os.path.join(dev, "gpiochip*")))
+    if not chips:
+        return Check("buttons", False, f"pins {pins} configured but there is no {dev}/gpiochip* (not a Pi?)",
+                     "remove the pins from [buttons] in the config, or run on a Raspberry Pi", essential=False)
+    usable = [c for c in chips if os.access(c, os.R_OK | os.W_OK)]
+    if not usable:
+        return Check("buttons", False, f"pins {pins}: {', '.join(chips)} not readable and writable by this user",
+                     "add the service user to the gpio group: sudo usermod -a -G gpio tilecam", essential=False)
+    return Check("buttons", True, f"pins {pins}; gpiozero installed; {usable[0]} usable", essential=False)
+
+
 def check_address(settings: DoctorSettings) -> Check:
     """Where phones will find the scoreboard: the LAN address the QR code carries, and tilecam.local."""
     ip = local_ip()
@@ -568,6 +592,7 @@ CHECKS: dict[str, Callable[[DoctorSettings], Check]] = {
     "lexicon": check_lexicon,
     "model": check_model,
     "camera": check_camera,
+    "buttons": check_buttons,
     "address": check_address,
 }
 

@@ -360,3 +360,18 @@ def test_model_check_runs_an_onnx_file_with_onnxruntime(tmp_path: Path) -> None:
     onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=8), path)
     check = doctor._model_with_onnxruntime(path, started=doctor.time.monotonic())
     assert check.ok and "[1, 3, 8, 8]" in check.detail
+
+
+def test_buttons_only_matter_when_configured(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert doctor.check_buttons(DoctorSettings(), dev=str(tmp_path)).ok
+    settings = DoctorSettings.from_config({"buttons": {"pins": [17, 27]}})
+    assert settings.button_pins == (17, 27)
+    monkeypatch.setattr(doctor, "_importable", lambda module: True)
+    check = doctor.check_buttons(settings, dev=str(tmp_path))
+    assert not check.ok and not check.essential and "gpiochip" in check.detail
+    (tmp_path / "gpiochip0").write_text("")
+    check = doctor.check_buttons(settings, dev=str(tmp_path))
+    assert check.ok and "17, 27" in check.detail
+    monkeypatch.setattr(doctor, "_importable", lambda module: False)
+    check = doctor.check_buttons(settings, dev=str(tmp_path))
+    assert not check.ok and "python3-gpiozero" in check.fix
