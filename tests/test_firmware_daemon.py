@@ -457,3 +457,20 @@ def test_a_refused_detection_is_reported_and_the_tracker_resynced(tmp_path):
     assert daemon.service.state()["moves"][0]["word"] == "CAT"
     assert daemon.service.store.snapshot(1, 0)[:2] == b"\xff\xd8"
     daemon.service.store.close()
+
+
+def test_run_flags_override_the_config_file(tmp_path):
+    from tilecam.firmware.cli import build_parser
+    from tilecam.firmware.cmd_run import build_config
+
+    path = tmp_path / "c.toml"
+    path.write_text('[camera]\nsource = "webcam:1"\n[web]\nport = 9000\nhost = "127.0.0.1"\n')
+    args = build_parser().parse_args(["run", "--config", str(path), "--source", "demo", "--port", "8123",
+                                      "--data-dir", str(tmp_path / "d"), "--players", "Ann, Ben ,Cy", "--fast"])
+    cfg = build_config(args)
+    assert cfg.camera.source == "demo" and not cfg.camera.realtime
+    assert cfg.web.port == 8123 and cfg.web.host == "127.0.0.1"        # the file's host stays
+    assert cfg.data_dir == str(tmp_path / "d") and cfg.game.players == ("Ann", "Ben", "Cy")
+    args = build_parser().parse_args(["run", "--config", str(path), "--port", "70000"])
+    with pytest.raises(ValueError, match="--port"):
+        build_config(args)
