@@ -240,6 +240,13 @@ class Daemon:
         if now - self._last_sync_check >= 0.5:
             self._last_sync_check = now
             self._sync_if_changed_elsewhere()
+            if self.service is not None and self.loop is not None:
+                # The web's device panel: what the loop and the tracker are doing (never stored).
+                device = self.loop.status.to_dict()
+                device["tracker"] = str(getattr(self.tracker, "status", "") or "")
+                if "last_refused" in self.service.device:
+                    device["last_refused"] = self.service.device["last_refused"]
+                self.service.device = device
 
     def _sync_if_changed_elsewhere(self) -> None:
         """Re-sync the tracker when someone other than the camera changed the game (undo, correction, new game)."""
