@@ -382,7 +382,10 @@ def test_daemon_tells_systemd_ready_watchdog_status_and_stopping(tmp_path, monke
 
 class _FakeLoop:
     def __init__(self):
+        from tilecam.firmware.loop import LoopStatus
+
         self.requests = 0
+        self.status = LoopStatus(source="fake")
 
     def request_read(self):
         self.requests += 1
@@ -442,6 +445,7 @@ def test_changes_made_elsewhere_resync_the_tracker(tmp_path):
     svc.correct_tile(7, 7, "O", actor="web")              # a correction on the web page
     daemon._on_tick()
     assert daemon.tracker.synced[-1][7] == "......COT......"
+    assert daemon.service.state()["device"]["source"] == "fake"          # the web's device panel
     svc.store.close()
 
 
