@@ -48,6 +48,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "file has clock presses)")
     p.add_argument("--settle", type=int, default=3, help="agreeing readings that make a settled board (video)")
     p.add_argument("--fps", type=float, default=10.0, help="frame rate of a folder of frames (for times)")
+    p.add_argument("--read-every-frame", action="store_true",
+                   help="read every frame (default: frames that move are skipped, unchanged ones reuse the last "
+                        "reading, as the capture loop does)")
     p.add_argument("--lettered-rows", action="store_true", help="write ScrabScrap's transposed coordinates")
     p.add_argument("--model", default=None, help="tile model (default models/tiles.onnx)")
     p.set_defaults(func=_replay)
@@ -161,7 +164,8 @@ def _replay(args: argparse.Namespace) -> int:
         print(f"tilecam replay: {exc}", file=sys.stderr)
         return 2
     commit = args.commit or ("clock" if args.stills or any(e.kind == "clock" for e in externals) else "settle")
-    config = TrackerConfig(settle_readings=1 if args.stills else max(1, args.settle), commit=commit)
+    config = TrackerConfig(settle_readings=1 if args.stills else max(1, args.settle), commit=commit,
+                           motion_gate=not (args.stills or args.read_every_frame))
     players = [p.strip() for p in args.players.split(",") if p.strip()] or ["Player1", "Player2"]
     if len(players) < 2:
         players.append(f"Player{len(players) + 1}")

@@ -149,7 +149,7 @@ def test_unreadable_frames_count_as_occluded_and_images_go_to_the_reader():
     dark, bright = np.zeros((8, 8, 3), np.uint8), np.full((8, 8, 3), 200, np.uint8)
     assert run(tr, [dark, bright, dark]) == []
     assert [str(e) for e in run(tr, [dark])] == ["play 8H CAT"]
-    assert tr.stats.unreadable == 1 and len(seen) == 4 and len(tr.stats.read_s) == 3
+    assert tr.stats.unreadable == 1 and len(seen) == 4 and len(tr.stats.read_s) == 4
 
 
 def test_make_tracker_is_what_the_daemon_plugs_in():
@@ -161,3 +161,25 @@ def test_make_tracker_is_what_the_daemon_plugs_in():
     assert tr.external("exchange", 1.0, player=1, count=3)[0].kind == "exchange"
     with pytest.raises(TrackerError):
         TrackerConfig(commit="sometimes")
+
+
+def test_motion_gate_skips_moving_pictures_and_reuses_still_ones():
+    calls = []
+
+    def reader(image):
+        calls.append(int(image[0, 0, 0]))
+        return Reading.from_rows(CAT if image[0, 0, 0] else EMPTY)
+
+    rng = np.random.default_rng(0)
+    base = rng.integers(0, 200, (48, 64, 3), dtype=np.uint8)
+    board, moved = base.copy(), np.roll(base, 5, axis=1)       # a hand sweeping across looks like this
+    board[0, 0] = 0
+    with_tiles = base.copy()
+    with_tiles[0, 0] = 1
+    with_tiles[10:20, 10:20] = 255
+    tr = MoveTracker("english", reader=reader, config=TrackerConfig(settle_readings=3, motion_gate=True))
+    frames = [board] * 3 + [moved, with_tiles, moved, with_tiles] + [with_tiles] * 3
+    events = run(tr, frames)
+    assert [str(e) for e in events] == ["play 8H CAT"]
+    assert calls == [0, 1]                          # one read per still picture, none while it moves
+    assert tr.stats.moving == 4 and tr.stats.reused == 4

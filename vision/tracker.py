@@ -90,6 +90,9 @@ class TrackerConfig:
     resolve: ResolvePolicy = field(default_factory=ResolvePolicy)
     rotations: bool = True
     wants_every_frame: bool = False
+    motion_gate: bool = False          # images only: skip the read while the picture moves, reuse it while still
+    motion_pixel: int = 18             # gray levels a pixel must change by to count as moving
+    motion_fraction: float = 0.002     # fraction of moving pixels that makes a frame "moving"
 
     def __post_init__(self) -> None:
         if self.commit not in COMMIT_POLICIES:
@@ -103,6 +106,8 @@ class TrackerStats:
     """Counters and timings (seconds) for the benchmark and the device panel."""
 
     frames: int = 0
+    moving: int = 0                    # frames skipped by the motion gate
+    reused: int = 0                    # frames whose picture had not changed: the last reading reused
     occluded: int = 0
     unreadable: int = 0
     settles: int = 0
@@ -139,7 +144,9 @@ class MoveTracker:
         self._settled_t = 0.0
         self._settled_handled = True       # the current settled board has been looked at
         self._clock: list[tuple[float, int | None]] = []
-        self._queued: list[DetectedEvent] = []
+        self._last_reading: Reading | None = None
+        self._gate_prev: np.ndarray | None = None
+        self._gate_read: np.ndarray | None = None
         if board_rows is not None:
             self.sync(board_rows)
 
@@ -179,16 +186,53 @@ class MoveTracker:
         """One frame (a BGR image, given to the reader) or one reading; returns the events it completes."""
         t0 = time.perf_counter()
         self.stats.frames += 1
-        reading = self._read(frame)
+        is_image = isinstance(frame, np.ndarray)
+        gate = self._gate(frame) if is_image and self.config.motion_gate else "read"
+        if gate == "moving":
+            self.stats.moving += 1
+            self._window.clear()
+            self.status = "moving"
+            self.stats.track_s.append(time.perf_counter() - t0)
+            return []
+        if gate == "same":
+            self.stats.reused += 1
+            reading = self._last_reading
+        else:
+            reading = self._read(frame)
+            self._last_reading = reading
+            if is_image:
+                self.stats.read_s.append(time.perf_counter() - t0)
         t1 = time.perf_counter()
-        if reading is not None and not isinstance(frame, (Reading, list, tuple)):
-            self.stats.read_s.append(t1 - t0)
         events = self._track(reading, t)
         t2 = time.perf_counter()
         self.stats.track_s.append(t2 - t1)
         if events:
             self.stats.latency_s.append(t2 - t0)
         return events
+
+    def _gate(self, image: np.ndarray) -> str:
+        """``moving`` (the picture changed since the last frame: a hand, a bump), ``same`` (unchanged since the
+        last read: its reading stands) or ``read``. A small gray copy is compared, as the capture loop does."""
+        import cv2
+
+        gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        h, w = gray.shape[:2]
+        small = cv2.resize(gray, (96, max(1, round(h * 96 / w))), interpolation=cv2.INTER_AREA)
+        cfg = self.config
+
+        def changed(a: np.ndarray | None) -> bool:
+            if a is None or a.shape != small.shape:
+                return True
+            diff = cv2.absdiff(a, small)
+            return np.count_nonzero(diff > cfg.motion_pixel) > cfg.motion_fraction * diff.size
+
+        previous, self._gate_prev = self._gate_prev, small
+        if previous is not None and changed(previous):
+            return "moving"
+        if self._gate_read is not None and not changed(self._gate_read):
+            return "same"
+        self._gate_read = small
+        return "read"
 
     def _read(self, frame: Any) -> Reading | None:
         try:
