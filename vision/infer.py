@@ -323,7 +323,8 @@ def _cell_options(reading: Reading, r: int, c: int, tileset: TileSet, policy: Re
     floor = policy.min_alternative / 10
     rest = [(a, max(p, floor)) for a, p in opts if unseen[a] > 0]
     seen = {a for a, _ in rest}
-    rest += [(a, floor / 2) for a in sorted(allowed) if unseen[a] > 0 and a not in seen]
+    # (a blank is an unprinted tile the model tells from letters; it is not guessed for a misread letter)
+    rest += [(a, floor / 2) for a in sorted(allowed - {BLANK}) if unseen[a] > 0 and a not in seen]
     return rest or opts[:1]
 
 
