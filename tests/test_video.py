@@ -68,3 +68,39 @@ def test_tracker_reconstructs_the_game_from_simulated_readings(record, seed):
     want = [(t["kind"], t.get("position", ""), t.get("word", ""), t["score"]) for t in video.truth]
     assert got == want
     assert recorder.problems == []
+
+
+def test_render_and_write_frames_with_a_stand_in_renderer(record, tmp_path, monkeypatch):
+    """The render path (lighting, jitter, size, files) with a stand-in for tilecam.models.synth."""
+    import json
+    import sys
+    import types
+
+    import numpy as np
+
+    from tilecam.models.video import render_game, write_frames
+
+    calls = []
+
+    def render_board(rows, seed=0, tileset="english", hand=None, **_):
+        calls.append((tuple(rows), bool(hand)))
+        img = np.full((200, 200, 3), 120, np.uint8)
+        for r, row in enumerate(rows):
+            for c, ch in enumerate(row):
+                if ch != ".":
+                    img[10 + r * 12:20 + r * 12, 10 + c * 12:20 + c * 12] = 230
+        return img
+
+    monkeypatch.setitem(sys.modules, "tilecam.models.synth", types.SimpleNamespace(render_board=render_board))
+    video = render_game(record, seed=2, image_px=100)
+    assert len(video.frames) == len(video.specs) == len(calls)
+    assert all(f.shape == (100, 100, 3) for f in video.frames)
+    again = render_game(record, seed=2, image_px=100)
+    assert all((a == b).all() for a, b in zip(video.frames, again.frames))
+    out = write_frames(video, tmp_path / "v")
+    names = sorted(p.name for p in out.glob("frame_*.jpg"))
+    assert len(names) == len(video.frames) and names[0] == "frame_000001.jpg"
+    truth = json.loads((out / "truth.json").read_text())
+    assert truth["events"] == video.truth and len(truth["frame_events"]) == len(video.frames)
+    lines = (out / "events.jsonl").read_text().splitlines()
+    assert [json.loads(x)["event"] for x in lines] == ["exchange"]
