@@ -155,8 +155,10 @@ def load_lexicon(spec: str | None, tiles: str) -> Any:
 def _replay(args: argparse.Namespace) -> int:
     from tilecam.engine.gcg import write_gcg
     from tilecam.engine.rules import Rules
+    from tilecam.vision import tracker as tracker_module
     from tilecam.vision.tracker import GameRecorder, MoveTracker, TrackerConfig, replay_frames
 
+    default_reader = tracker_module.default_reader      # looked up at call time (tests put a stand-in there)
     source = Path(args.source)
     try:
         externals = parse_events(Path(args.events).read_text(encoding="utf-8")) if args.events else []
@@ -169,10 +171,16 @@ def _replay(args: argparse.Namespace) -> int:
     players = [p.strip() for p in args.players.split(",") if p.strip()] or ["Player1", "Player2"]
     if len(players) < 2:
         players.append(f"Player{len(players) + 1}")
-    lexicon = load_lexicon(args.lexicon, args.tiles)
-    reader = None
-    if args.model:
-        reader = _reader_with_model(args.model, args.tiles)
+    try:
+        lexicon = load_lexicon(args.lexicon, args.tiles)
+    except (OSError, ValueError) as exc:
+        print(f"tilecam replay: cannot load the lexicon: {exc}", file=sys.stderr)
+        return 2
+    try:
+        reader = _reader_with_model(args.model, args.tiles) if args.model else default_reader(args.tiles)
+    except (ImportError, OSError, ValueError) as exc:
+        print(f"tilecam replay: the vision reader is not available: {exc}", file=sys.stderr)
+        return 2
     tracker = MoveTracker(args.tiles, lexicon=lexicon, reader=reader, config=config)
     recorder = GameRecorder(players, Rules(tileset=args.tiles, max_scoreless_turns=None))
     started = time.monotonic()
