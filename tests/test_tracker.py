@@ -183,3 +183,11 @@ def test_motion_gate_skips_moving_pictures_and_reuses_still_ones():
     assert [str(e) for e in events] == ["play 8H CAT"]
     assert calls == [0, 1]                          # one read per still picture, none while it moves
     assert tr.stats.moving == 4 and tr.stats.reused == 4
+
+
+def test_many_unsure_squares_count_as_a_hand_the_reader_did_not_flag():
+    tr = MoveTracker("english", config=TrackerConfig(settle_readings=2))
+    half = rows_with(("8H", "CA"))
+    shadowed = Reading.from_rows(half, uncertain={(6 + i // 4, 5 + i % 4): [(".", 0.4), ("A", 0.3)] for i in range(8)})
+    assert run(tr, [shadowed] * 4) == [] and tr.status == "occluded"
+    assert [str(e) for e in run(tr, [Reading.from_rows(CAT)] * 2)] == ["play 8H CAT"]

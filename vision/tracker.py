@@ -90,6 +90,8 @@ class TrackerConfig:
     resolve: ResolvePolicy = field(default_factory=ResolvePolicy)
     rotations: bool = True
     wants_every_frame: bool = False
+    unsure_squares: int = 6            # this many squares read below ``unsure_below`` count as something over the
+    unsure_below: float = 0.5          # board (a hand the reader did not flag): no settle
     motion_gate: bool = False          # images only: skip the read while the picture moves, reuse it while still
     motion_pixel: int = 18             # gray levels a pixel must change by to count as moving
     motion_fraction: float = 0.002     # fraction of moving pixels that makes a frame "moving"
@@ -255,7 +257,7 @@ class MoveTracker:
         return self._reader
 
     def _track(self, reading: Reading | None, t: float) -> list[DetectedEvent]:
-        if reading is None or reading.any_occluded:
+        if reading is None or reading.any_occluded or self._looks_covered(reading):
             if reading is not None:
                 self.stats.occluded += 1
             self._window.clear()
@@ -284,6 +286,11 @@ class MoveTracker:
         if self._settled_handled and not self._clock:
             return []
         return self._on_settled(reading, t)
+
+    def _looks_covered(self, reading: Reading) -> bool:
+        """Many squares read with little confidence at once: something is over the board that the reader did not
+        flag (a sleeve, a shadow)."""
+        return int((reading.confidence < self.config.unsure_below).sum()) >= self.config.unsure_squares
 
     def _on_settled(self, reading: Reading, t: float) -> list[DetectedEvent]:
         t0 = time.perf_counter()
