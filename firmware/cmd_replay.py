@@ -166,8 +166,11 @@ def _replay(args: argparse.Namespace) -> int:
         print(f"tilecam replay: {exc}", file=sys.stderr)
         return 2
     commit = args.commit or ("clock" if args.stills or any(e.kind == "clock" for e in externals) else "settle")
-    config = TrackerConfig(settle_readings=1 if args.stills else max(1, args.settle), commit=commit,
-                           motion_gate=not (args.stills or args.read_every_frame))
+    if args.stills:
+        config = TrackerConfig.for_stills(commit=commit)
+    else:
+        config = TrackerConfig(settle_readings=max(1, args.settle), commit=commit,
+                               motion_gate=not args.read_every_frame)
     players = [p.strip() for p in args.players.split(",") if p.strip()] or ["Player1", "Player2"]
     if len(players) < 2:
         players.append(f"Player{len(players) + 1}")

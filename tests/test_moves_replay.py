@@ -65,7 +65,7 @@ def test_game03_rebuilt_from_its_labelled_boards(shared_dir):
     folder = shared_dir / "data/real-boards/scrabscrap/game03"
     photos = list_frames(folder)
     readings = ((i, _label_reading(p.with_name(p.stem + ".board.txt"))) for i, p in enumerate(photos))
-    tracker = MoveTracker("german", config=TrackerConfig(settle_readings=1, commit="clock"))
+    tracker = MoveTracker("german", config=TrackerConfig.for_stills())
     recorder = GameRecorder(["Johannes", "Stefan"], Rules(tileset="german", max_scoreless_turns=None))
     replay_frames(readings, tracker, recorder, stills=True)
     record = load_gcg(next(folder.glob("*.gcg")), orientation="lettered-rows")

@@ -191,3 +191,10 @@ def test_many_unsure_squares_count_as_a_hand_the_reader_did_not_flag():
     shadowed = Reading.from_rows(half, uncertain={(6 + i // 4, 5 + i % 4): [(".", 0.4), ("A", 0.3)] for i in range(8)})
     assert run(tr, [shadowed] * 4) == [] and tr.status == "occluded"
     assert [str(e) for e in run(tr, [Reading.from_rows(CAT)] * 2)] == ["play 8H CAT"]
+
+
+def test_stills_take_an_occluded_square_as_unchanged():
+    tr = MoveTracker("english", config=TrackerConfig.for_stills())
+    tr.clock(0.0)
+    glare = Reading.from_rows(rows_with(("8H", "CAT")), occluded=[(0, 0), (14, 14)])
+    assert [str(e) for e in tr.feed(glare, 0.0)] == ["play 8H CAT"]

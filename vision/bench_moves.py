@@ -164,7 +164,7 @@ def run_real(game: str, reader_name: str, reader: Any) -> tuple[Counter, Any]:
                 yield float(i), cv2.imread(str(photo), cv2.IMREAD_COLOR)
 
     tracker = MoveTracker("german", lexicon=None, reader=reader,
-                          config=TrackerConfig(settle_readings=1, commit="clock"))
+                          config=TrackerConfig.for_stills())
     recorder = GameRecorder([p.name for p in record.players], rules)
 
     def on_event(event: Any, frame: int, recorded: bool) -> None:

@@ -119,7 +119,8 @@ class Reading:
         """Per square: 1 a tile for sure, 0 empty for sure, -1 doubtful (read with less than ``clear`` confidence
         and the other answer among the model's alternatives)."""
         n = self.size
-        occ = np.array([[0 if ch == EMPTY else 1 for ch in row] for row in self.grid], dtype=np.int8)
+        occ = np.array([[0 if ch == EMPTY else -1 if ch == OCCLUDED else 1 for ch in row] for row in self.grid],
+                       dtype=np.int8)
         for r in range(n):
             for c in range(n):
                 if self.confidence[r, c] >= clear:

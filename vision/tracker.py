@@ -91,10 +91,18 @@ class TrackerConfig:
     rotations: bool = True
     wants_every_frame: bool = False
     unsure_squares: int = 6            # this many squares read below ``unsure_below`` count as something over the
-    unsure_below: float = 0.5          # board (a hand the reader did not flag): no settle
+    unsure_below: float = 0.5          # board (a hand the reader did not flag): no settle; 0 = never
+    occlusion_blocks: bool = True      # an occluded square stops the settle (False: it only counts as unchanged)
     motion_gate: bool = False          # images only: skip the read while the picture moves, reuse it while still
     motion_pixel: int = 18             # gray levels a pixel must change by to count as moving
     motion_fraction: float = 0.002     # fraction of moving pixels that makes a frame "moving"
+
+    @classmethod
+    def for_stills(cls, **changes: Any) -> "TrackerConfig":
+        """One photo per turn, each already a settled board (a clock-button rig): every photo is looked at as it is;
+        an occluded square in one (a glare) is taken as unchanged."""
+        base = {"settle_readings": 1, "commit": "clock", "unsure_squares": 0, "occlusion_blocks": False}
+        return cls(**{**base, **changes})
 
     def __post_init__(self) -> None:
         if self.commit not in COMMIT_POLICIES:
@@ -257,7 +265,9 @@ class MoveTracker:
         return self._reader
 
     def _track(self, reading: Reading | None, t: float) -> list[DetectedEvent]:
-        if reading is None or reading.any_occluded or self._looks_covered(reading):
+        covered = reading is not None and self.config.occlusion_blocks and (
+            reading.any_occluded or self._looks_covered(reading))
+        if reading is None or covered:
             if reading is not None:
                 self.stats.occluded += 1
             self._window.clear()
@@ -290,7 +300,8 @@ class MoveTracker:
     def _looks_covered(self, reading: Reading) -> bool:
         """Many squares read with little confidence at once: something is over the board that the reader did not
         flag (a sleeve, a shadow)."""
-        return int((reading.confidence < self.config.unsure_below).sum()) >= self.config.unsure_squares
+        n = self.config.unsure_squares
+        return n > 0 and int((reading.confidence < self.config.unsure_below).sum()) >= n
 
     def _on_settled(self, reading: Reading, t: float) -> list[DetectedEvent]:
         t0 = time.perf_counter()
