@@ -154,3 +154,18 @@ def test_two_plays_seen_at_once_are_split_in_turn_order():
     result = interpret(board, Reading.from_rows(rows), EN, None)
     assert result.kind == "play"
     assert [str(c.placement) for c in result.earlier + (result.candidate,)] == ["H8 .OX", "10G A."]
+
+
+def test_tolerated_missing_tile_is_a_misreading_but_a_shifted_one_is_not():
+    from tilecam.vision.infer import ResolvePolicy
+
+    board = Board.from_rows(rows_with(("8H", "CAT")))
+    lenient = ResolvePolicy(tolerate_missing=2)
+    # the C read empty (glare) while an S is added at the other end: the play stands, the C stays
+    rows = rows_with(("8I", "ATS"))
+    assert interpret(board, Reading.from_rows(rows), EN, None).kind == "disturbed"
+    result = interpret(board, Reading.from_rows(rows), EN, None, policy=lenient)
+    assert result.kind == "play" and str(result.candidate.placement) == "8H ...S"
+    # the T slid one square right: next to the new square, so still no move
+    shifted = rows_with(("8H", "CA"), ("8K", "T"))
+    assert interpret(board, Reading.from_rows(shifted), EN, None, policy=lenient).kind == "disturbed"

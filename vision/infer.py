@@ -267,6 +267,7 @@ class ResolvePolicy:
     max_ratio: float = 50.0
     max_combinations: int = 4096
     max_blank_assignments: int = 2
+    tolerate_missing: int = 0      # committed tiles read empty (away from new tiles) taken as misreadings, at most
 
 
 @dataclass(frozen=True, slots=True)
@@ -516,6 +517,14 @@ def interpret(board: Board, reading: Reading, tileset: TileSet, lexicon: Any = N
 
     last_squares = {(r, c) for r, c, _ in last_play.new_tiles()} if last_play is not None else set()
     removed = set(diff.removed)
+    missing = removed - last_squares
+    if missing and len(missing) <= policy.tolerate_missing and not any(
+            abs(r - ar) <= 1 and abs(c - ac) <= 1 for r, c in missing for ar, ac in diff.added):
+        # A committed tile read empty far from anything new: a misreading (glare), not a move; trust the tile.
+        removed -= missing
+        if not removed:
+            return _as_play(board, reading, diff.added, tileset, lexicon, policy) if diff.added \
+                else Interpretation("none")
     if last_squares and removed <= last_squares:
         before = board.copy()
         for r, c in last_squares:

@@ -100,8 +100,10 @@ class TrackerConfig:
     @classmethod
     def for_stills(cls, **changes: Any) -> "TrackerConfig":
         """One photo per turn, each already a settled board (a clock-button rig): every photo is looked at as it is;
-        an occluded square in one (a glare) is taken as unchanged."""
-        base = {"settle_readings": 1, "commit": "clock", "unsure_squares": 0, "occlusion_blocks": False}
+        an occluded square in one (a glare) is taken as unchanged, and so are up to two committed tiles read empty
+        away from the new ones (waiting for a later photo to show them again would stall the game)."""
+        base = {"settle_readings": 1, "commit": "clock", "unsure_squares": 0, "occlusion_blocks": False,
+                "resolve": ResolvePolicy(tolerate_missing=2)}
         return cls(**{**base, **changes})
 
     def __post_init__(self) -> None:
