@@ -130,8 +130,10 @@ def test_sync_replaces_the_committed_board_and_forgets_the_last_play():
     run(tr, [Reading.from_rows(CAT)])
     tr.sync(EMPTY)                  # the players undid the move on the web
     assert tr.last_play is None and tr.board.is_empty()
-    # the camera still sees CAT: it is a new play (the daemon decides whether the game takes it)
-    assert [e.kind for e in run(tr, [Reading.from_rows(CAT)])] == ["play"]
+    # the camera still sees CAT: not played again (that would undo the undo) until the board changes
+    assert run(tr, [Reading.from_rows(CAT)] * 3) == []
+    cats = rows_with(("8K", "S"), base=CAT)
+    assert [str(e) for e in run(tr, [Reading.from_rows(cats)])] == ["play 8H CATS"]
     with pytest.raises(ValueError):
         tr.sync(["..."])
 

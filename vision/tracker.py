@@ -177,7 +177,8 @@ class MoveTracker:
             return
         self.board = board
         self.last_play = None   # whatever the last play now is, the camera did not see it made
-        self._settled_handled = False
+        # The board the camera last saw settled is not looked at again: after an undo or a refused play the tiles
+        # are usually still down, and re-reading them would undo the players' decision. The next change counts.
 
     def clock(self, t: float, player: int | None = None) -> list[DetectedEvent]:
         """A clock press ends a turn: under the ``clock`` policy the next settled board is committed (a board with
