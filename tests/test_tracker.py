@@ -200,3 +200,15 @@ def test_stills_take_an_occluded_square_as_unchanged():
     tr.clock(0.0)
     glare = Reading.from_rows(rows_with(("8H", "CAT")), occluded=[(0, 0), (14, 14)])
     assert [str(e) for e in tr.feed(glare, 0.0)] == ["play 8H CAT"]
+
+
+def test_a_tile_swapped_in_place_under_a_hand_is_looked_at_again():
+    tr = MoveTracker("english", config=TrackerConfig(settle_readings=2))
+    run(tr, [Reading.from_rows(CAT)] * 2)
+    phony = rows_with(("H9", "X"), base=CAT)           # CX
+    assert [str(e) for e in run(tr, [Reading.from_rows(phony)] * 2)] == ["play H8 .X"]
+    tr.sync(CAT)                                        # refused (or undone) by the players
+    assert run(tr, [Reading.from_rows(phony)] * 3) == []
+    swapped = rows_with(("H9", "O"), base=CAT)         # the X swapped for an O, same square, under a hand
+    events = run(tr, [hand_over(phony), Reading.from_rows(swapped), Reading.from_rows(swapped)])
+    assert [str(e) for e in events] == ["play H8 .O"]

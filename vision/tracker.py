@@ -203,7 +203,7 @@ class MoveTracker:
         gate = self._gate(frame) if is_image and self.config.motion_gate else "read"
         if gate == "moving":
             self.stats.moving += 1
-            self._window.clear()
+            self._interrupted()
             self.status = "moving"
             self.stats.track_s.append(time.perf_counter() - t0)
             return []
@@ -273,7 +273,7 @@ class MoveTracker:
         if reading is None or covered:
             if reading is not None:
                 self.stats.occluded += 1
-            self._window.clear()
+            self._interrupted()
             self.status = "occluded"
             return []
         reading = self._align(reading)
@@ -299,6 +299,12 @@ class MoveTracker:
         if self._settled_handled and not self._clock:
             return []
         return self._on_settled(reading, t)
+
+    def _interrupted(self) -> None:
+        """Something moved or covered the board: the run of agreeing readings starts again, and the next settled
+        board is looked at even if it looks the same (a tile may have been swapped in place)."""
+        self._window.clear()
+        self._settled_key = None
 
     def _looks_covered(self, reading: Reading) -> bool:
         """Many squares read with little confidence at once: something is over the board that the reader did not
