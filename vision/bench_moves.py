@@ -303,7 +303,8 @@ def main(argv: list[str] | None = None) -> int:
         started = time.perf_counter()
         all_track: list[Any] = []
         for i, path in enumerate(records):
-            c, tracker, info = run_synthetic(path, args.seed + i, reader_name, reader, lexicon, (args.doubt, args.stray))
+            c, tracker, info = run_synthetic(path, args.seed + i, reader_name, reader, lexicon,
+                                             (args.doubt, args.stray))
             total += c
             total["frames"] += info["frames"]
             all_track.append(tracker)
