@@ -234,13 +234,30 @@ def summary(recorder: Any, frames: int, seconds: float, out: str) -> str:
 
 
 def _render(args: argparse.Namespace) -> int:
+    from tilecam.engine.errors import EngineError
     from tilecam.engine.gcg import load_gcg
-    from tilecam.models.video import render_game, write_frames
+    from tilecam.models.video import iter_render, script_game, write_frames
 
-    record = load_gcg(args.gcg, orientation="lettered-rows" if args.lettered_rows else None)
+    try:
+        record = load_gcg(args.gcg, orientation="lettered-rows" if args.lettered_rows else None)
+    except (OSError, EngineError) as exc:
+        print(f"tilecam render-game: {exc}", file=sys.stderr)
+        return 2
     tiles = args.tiles or record.guess_tileset()
     started = time.monotonic()
-    video = render_game(record, seed=args.seed, tileset=tiles)
-    out = write_frames(video, Path(args.out))
-    print(f"{len(video.frames)} frames ({len(video.truth)} moves) in {time.monotonic() - started:.1f} s → {out}")
+    video = script_game(record, seed=args.seed, tileset=tiles)
+    total = len(video.specs)
+
+    def frames() -> Any:
+        for i, image in enumerate(iter_render(video.specs, tiles, args.seed), 1):
+            if i % 100 == 0:
+                print(f"  … {i}/{total} frames", file=sys.stderr)
+            yield image
+
+    try:
+        out = write_frames(video, Path(args.out), frames())
+    except ImportError as exc:
+        print(f"tilecam render-game: the synthetic renderer is not available ({exc})", file=sys.stderr)
+        return 2
+    print(f"{total} frames ({len(video.truth)} events) in {time.monotonic() - started:.1f} s → {out}")
     return 0

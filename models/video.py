@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -254,14 +254,17 @@ def render_game(record: GcgGame, seed: int, tileset: str | None = None, config: 
 
 def render_specs(specs: Sequence[FrameSpec], tileset: str, seed: int, image_px: int = 384) -> list[np.ndarray]:
     """Each spec as an image, one fixed scene (board, camera, table) for the whole video."""
+    return list(iter_render(specs, tileset, seed, image_px))
+
+
+def iter_render(specs: Sequence[FrameSpec], tileset: str, seed: int, image_px: int = 384) -> Iterator[np.ndarray]:
+    """:func:`render_specs` one frame at a time (a whole game need not be held in memory)."""
     from tilecam.models import synth
 
     scene_rng = np.random.default_rng(seed)
     scene = synth.sample_scene(scene_rng, tileset=tileset) if hasattr(synth, "sample_scene") else None
-    frames = []
     for spec in specs:
-        frames.append(_render_one(synth, spec, scene, tileset, image_px, seed))
-    return frames
+        yield _render_one(synth, spec, scene, tileset, image_px, seed)
 
 
 def _render_one(synth: Any, spec: FrameSpec, scene: Any, tileset: str, image_px: int, seed: int) -> np.ndarray:
@@ -292,12 +295,13 @@ def _post(image: np.ndarray, spec: FrameSpec, image_px: int) -> np.ndarray:
     return image
 
 
-def write_frames(video: GameVideo, folder: Path) -> Path:
-    """``frame_000001.jpg`` …, ``truth.json`` and ``events.jsonl`` (the externals) in ``folder``."""
+def write_frames(video: GameVideo, folder: Path, frames: Iterable[np.ndarray] | None = None) -> Path:
+    """``frame_000001.jpg`` …, ``truth.json`` and ``events.jsonl`` (the externals) in ``folder``; ``frames``
+    (default ``video.frames``) may be a generator such as :func:`iter_render`."""
     import cv2
 
     folder.mkdir(parents=True, exist_ok=True)
-    for i, image in enumerate(video.frames, 1):
+    for i, image in enumerate(video.frames if frames is None else frames, 1):
         cv2.imwrite(str(folder / f"frame_{i:06d}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 90])
     (folder / "truth.json").write_text(json.dumps({
         "seed": video.seed, "tileset": video.tileset, "players": video.players, "events": video.truth,

@@ -197,7 +197,7 @@ def run_synthetic(path: Path, seed: int, reader_name: str, reader: Any, lexicon:
                   noise: tuple[float, float] = (DOUBT_RATE, STRAY_RATE)) -> tuple[Counter, Any, dict]:
     from tilecam.engine.gcg import load_gcg
     from tilecam.engine.rules import Rules
-    from tilecam.models.video import render_specs, script_game, simulate_readings
+    from tilecam.models.video import iter_render, script_game, simulate_readings
     from tilecam.vision.tracker import External, GameRecorder, MoveTracker, TrackerConfig, replay_frames
 
     record = load_gcg(path)
@@ -206,9 +206,16 @@ def run_synthetic(path: Path, seed: int, reader_name: str, reader: Any, lexicon:
     if reader_name == "simulated":
         frames = simulate_readings(video, seed, doubt_rate=noise[0], stray_rate=noise[1])
     else:
-        t0 = time.perf_counter()
-        frames = render_specs(video.specs, video.tileset, seed)
-        info["render_s"] = time.perf_counter() - t0
+        def timed(images: Any) -> Any:          # rendering time kept apart from the tracker's
+            while True:
+                t0 = time.perf_counter()
+                image = next(images, None)
+                info["render_s"] += time.perf_counter() - t0
+                if image is None:
+                    return
+                yield image
+
+        frames = timed(iter_render(video.specs, video.tileset, seed))
     tracker = MoveTracker("english", lexicon=lexicon, reader=reader, config=TrackerConfig(settle_readings=3))
     recorder = GameRecorder(video.players, Rules(max_scoreless_turns=None))
     externals = [External(e["frame"], e["event"], e.get("player"), e.get("count", 0)) for e in video.externals]
@@ -307,6 +314,7 @@ def main(argv: list[str] | None = None) -> int:
                                              (args.doubt, args.stray))
             total += c
             total["frames"] += info["frames"]
+            total["render_ms"] += round(info["render_s"] * 1000)
             all_track.append(tracker)
             print(f"| {path.stem} | {info['frames']} | {_frac(c, 'plays_right', 'plays')} | {c['phantom']} | "
                   f"{_frac(c, 'withdrawals_right', 'withdrawals')} | {c['blanks_named']} / {c['blanks_pending']} / "
@@ -314,7 +322,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"| **all** | {total['frames']} | **{_frac(total, 'plays_right', 'plays')}** | **{total['phantom']}** "
               f"| **{_frac(total, 'withdrawals_right', 'withdrawals')}** | {total['blanks_named']} / "
               f"{total['blanks_pending']} / {total['blanks_wrong']} | {total['flagged_phony']} |")
-        print(f"\n{time.perf_counter() - started:.1f} s wall; passes/exchanges came in as events "
+        rendering = f" ({total['render_ms'] / 1000:.1f} s of it rendering)" if total["render_ms"] else ""
+        print(f"\n{time.perf_counter() - started:.1f} s wall{rendering}; passes/exchanges came in as events "
               f"({total['scoreless_right']}/{total['scoreless']} recorded); refused events: {total['problems']}")
         merged = _merge_stats(all_track)
         timing_rows.append((f"synthetic, {reader_name}", merged))
