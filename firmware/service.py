@@ -84,16 +84,17 @@ def rules_for(settings: GameSettings) -> Rules:
     return rules
 
 
-def parse_placement(placement: Placement | str | Sequence[str]) -> Placement:
-    """A placement from a ``Placement``, ``"8D CAT"`` or ``("8D", "CAT")``."""
+def parse_placement(placement: Placement | str | Sequence[str], board: Board | None = None) -> Placement:
+    """A placement from a ``Placement``, ``"8D CAT"`` or ``("8D", "CAT")``; with the ``board``, letters written
+    over tiles already there count as played through (``H11 ALGAE`` as GCG files write it)."""
     if isinstance(placement, Placement):
         return placement
     try:
         if isinstance(placement, str):
             coord, _, word = placement.strip().partition(" ")
-            return Placement.from_gcg(coord, word.strip())
+            return Placement.from_gcg(coord, word.strip(), board=board)
         coord, word = placement
-        return Placement.from_gcg(coord, word)
+        return Placement.from_gcg(coord, word, board=board)
     except (EngineError, ValueError) as exc:
         raise CommandRefused(str(exc), "play") from exc
 
@@ -196,9 +197,9 @@ class GameService:
              player: int | None = None, rack: str = "") -> StoredEvent:
         """Tiles placed (``Placement``, ``"8D CAT"`` or ``("8D", "CAT")``; ``?`` for a blank whose letter is not
         known yet — it scores 0 and becomes a pending question). ``player`` defaults to the player to move."""
-        p = parse_placement(placement)
         with self._lock:
             f = self._current("play")
+            p = parse_placement(placement, f.game.board)
             position, word = p.gcg()
             payload = {"position": position, "word": word, "player": f.game.turn if player is None else player,
                        "rack": rack}

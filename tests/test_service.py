@@ -331,3 +331,37 @@ def test_a_service_without_a_game_takes_up_one_started_by_another_process(store)
     second = web.new_game(["Cy", "Di"])                     # a new game from the web page
     daemon.play("8G CAT", actor="camera")                   # the daemon's next move goes to the new game
     assert daemon.game_id == second and web.state()["moves"][0]["word"] == "CAT"
+
+
+def test_gcg_style_letters_over_existing_tiles_are_played_through(svc):
+    svc.play("8G CAT", actor="web")
+    ev = svc.play("G8 COAT", actor="web")                   # C written out, as GCG files do
+    assert ev.payload["word"] == ".OAT"
+
+
+def test_a_real_game_replayed_through_the_service_matches_its_record(store, shared_dir):
+    from tilecam.engine.gcg import read_gcg
+
+    record = read_gcg((shared_dir / "data" / "gcg" / "liwords_omgwords_vs_josh.gcg").read_text())
+    svc = GameService(store)
+    svc.new_game(["Cesar", "Josh"])
+    checked = 0
+    for e in record.events:
+        if e.kind == "play":
+            svc.play((e.position, e.word), actor="test")
+        elif e.kind == "pass":
+            svc.pass_turn(actor="test")
+        elif e.kind == "exchange":
+            svc.exchange(e.letters or e.count, actor="test")
+        elif e.kind == "withdraw":
+            svc.withdraw(actor="test")
+        else:
+            continue
+        last = svc.state()["moves"][-1]
+        assert (last["kind"], last["player"], last["score"], last["cumulative"]) == (e.kind, e.player, e.score,
+                                                                                    e.total)
+        checked += 1
+    assert checked >= 20
+    again = GameService(store)
+    again.resume()
+    assert comparable(again.state()) == comparable(svc.state())
