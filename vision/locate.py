@@ -1,0 +1,284 @@
+"""Board localisation: the four corners of the playing grid in a camera frame, without markers.
+
+Two stages, each cheap:
+
+1. the board's outline — the largest convex quadrilateral in an edge map of a downscaled frame;
+2. the grid inside it — the outline is warped to a square, where the 16 grid lines of each axis are a regular
+   lattice; a 1-D search over (first line, pitch) on the gradient profile of each axis finds them. The search runs
+   twice, the second time on the grid found by the first, which takes out what the outline got wrong.
+
+The result carries its score (how much stronger the gradient is on the lattice than between its lines), so a
+caller can see how sure the localisation is; a frame without a board raises :class:`BoardNotFound`.
+``python -m tilecam.vision.locate IMAGE --debug OUT/`` draws what was found over the frame.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from tilecam.vision.warp import homography_to_rectified
+
+
+class BoardNotFound(ValueError):
+    """No Scrabble grid could be found in the frame."""
+
+
+@dataclass(frozen=True)
+class LocateConfig:
+    work_px: int = 512            # the outline is searched on a frame downscaled to this longer side
+    lattice_px: int = 480         # side of the square the outline is warped to for the lattice search
+    min_board_fraction: float = 0.08   # the outline must cover at least this share of the frame
+    min_score: float = 1.6        # lattice response / off-lattice response below this: no board
+    hint_min_score: float = 1.8   # a previous location is kept only if it still scores this well
+    size: int = 15
+
+
+@dataclass(frozen=True)
+class BoardLocation:
+    """Where the grid is: ``corners`` (4x2, image px, top-left, top-right, bottom-right, bottom-left)."""
+
+    corners: np.ndarray
+    homography: np.ndarray = field(repr=False)
+    score: float
+    method: str = "lattice"
+
+    def to_json(self) -> list[list[float]]:
+        return [[round(float(x), 2), round(float(y), 2)] for x, y in self.corners]
+
+
+def locate_board(image: np.ndarray, cfg: LocateConfig = LocateConfig(), hint: BoardLocation | None = None
+                 ) -> BoardLocation:
+    """Find the playing grid in ``image`` (BGR or gray). With ``hint``, reuse it when it still fits."""
+    if image is None or image.size == 0:
+        raise BoardNotFound("empty image")
+    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    if hint is not None:
+        score = lattice_score(gray, hint.corners, cfg)
+        if score >= cfg.hint_min_score:
+            return BoardLocation(hint.corners, hint.homography, score, "hint")
+    coarse: list[tuple[float, np.ndarray]] = []
+    for quad in _outline_candidates(gray, cfg):
+        try:
+            coarse.append(_fit_grid(gray, quad, cfg))
+        except BoardNotFound:
+            continue
+    if not coarse:
+        raise BoardNotFound("no Scrabble grid found in the frame (no outline holds a 15x15 lattice)")
+    _, corners = max(coarse, key=lambda item: item[0])
+    _, corners = _fit_grid(gray, corners, cfg, inner=True)
+    score = lattice_score(gray, corners, cfg)
+    if score < cfg.min_score:
+        raise BoardNotFound(f"no Scrabble grid found in the frame (best lattice score {score:.2f} < {cfg.min_score})")
+    return BoardLocation(corners, homography_to_rectified(corners, cfg.size), score)
+
+
+# --- stage 1: the board's outline -------------------------------------------------------------------------------
+
+def _outline_candidates(gray: np.ndarray, cfg: LocateConfig) -> list[np.ndarray]:
+    """Convex quadrilaterals that may be the board, largest first, in full-frame pixels."""
+    h, w = gray.shape
+    scale = cfg.work_px / max(h, w)
+    small = cv2.resize(gray, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (5, 5), 0)
+    quads: list[tuple[float, np.ndarray]] = []
+    min_area = cfg.min_board_fraction * small.shape[0] * small.shape[1]
+    for lo, hi in ((30, 90), (60, 160)):
+        edges = cv2.Canny(small, lo, hi)
+        edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+        contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+        for contour in sorted(contours, key=cv2.contourArea, reverse=True)[:6]:
+            hull = cv2.convexHull(contour)
+            area = cv2.contourArea(hull)
+            if area < min_area:
+                break
+            quad = _hull_to_quad(hull)
+            if quad is not None:
+                quads.append((area, quad / scale))
+    # The frame itself is the last resort: a board that fills the picture has no outline of its own.
+    quads.append((0.0, np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)))
+    quads.sort(key=lambda item: -item[0])
+    unique: list[np.ndarray] = []
+    for _, quad in quads:
+        if all(np.abs(quad - other).max() > 4 for other in unique):
+            unique.append(quad)
+    return unique[:5]
+
+
+def _hull_to_quad(hull: np.ndarray) -> np.ndarray | None:
+    perimeter = cv2.arcLength(hull, True)
+    for eps in (0.01, 0.02, 0.03, 0.05, 0.08):
+        approx = cv2.approxPolyDP(hull, eps * perimeter, True)
+        if len(approx) == 4:
+            return order_corners(approx.reshape(4, 2).astype(np.float32))
+    return None
+
+
+def order_corners(points: np.ndarray) -> np.ndarray:
+    """Four points ordered top-left, top-right, bottom-right, bottom-left as they lie in the image."""
+    pts = np.asarray(points, dtype=np.float32).reshape(4, 2)
+    centre = pts.mean(axis=0)
+    angles = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
+    pts = pts[np.argsort(angles)]          # clockwise in image coordinates, starting near the left
+    start = int(np.argmin(pts.sum(axis=1)))  # top-left: smallest x + y
+    return np.roll(pts, -start, axis=0)
+
+
+# --- stage 2: the lattice inside the outline ---------------------------------------------------------------------
+
+def _warp_square(gray: np.ndarray, quad: np.ndarray, side: int) -> tuple[np.ndarray, np.ndarray]:
+    dst = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
+    h = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), dst)
+    return cv2.warpPerspective(gray, h, (side, side), flags=cv2.INTER_AREA), h
+
+
+def _profiles(square: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Gradient energy per column (vertical lines) and per row (horizontal lines)."""
+    f = square.astype(np.float32)
+    gx = np.abs(cv2.Sobel(f, cv2.CV_32F, 1, 0, ksize=3))
+    gy = np.abs(cv2.Sobel(f, cv2.CV_32F, 0, 1, ksize=3))
+    # Use the median across the perpendicular direction: tiles and letters are local, grid lines run the whole way.
+    col = np.median(gx[::4], axis=0) + 0.5 * gx.mean(axis=0)
+    row = np.median(gy[:, ::4], axis=1) + 0.5 * gy.mean(axis=1)
+    return col, row
+
+
+def _lattice_search(profile: np.ndarray, size: int, starts: np.ndarray, pitches: np.ndarray
+                    ) -> tuple[float, float, float]:
+    """Best (first line, pitch, on/off ratio) over the grid of candidates, all evaluated at once."""
+    n = len(profile)
+    xs = np.arange(n, dtype=np.float32)
+    k = np.arange(size + 1, dtype=np.float32)
+    s, p = np.meshgrid(starts, pitches, indexing="ij")
+    s, p = s.ravel(), p.ravel()
+    inside = (s >= 0) & (s + size * p <= n - 1)
+    if not inside.any():
+        raise BoardNotFound("no lattice fits the outline")
+    s, p = s[inside], p[inside]
+    pos = s[:, None] + p[:, None] * k[None, :]
+    on = np.interp(pos, xs, profile).mean(axis=1)
+    off = np.interp(pos[:, :-1] + p[:, None] / 2, xs, profile).mean(axis=1)
+    ratio = on / (off + 1e-3)
+    i = int(np.argmax(ratio))
+    return float(s[i]), float(p[i]), float(ratio[i])
+
+
+def _fit_lattice(profile: np.ndarray, size: int) -> tuple[float, float, float]:
+    """Best (first line, pitch, score) for ``size + 1`` evenly spaced lines along ``profile``."""
+    n = len(profile)
+    smooth = np.convolve(profile, np.ones(3) / 3, mode="same")
+    # The square is the board with its frame: the grid fills 68-100 % of it.
+    start, pitch, score = _lattice_search(smooth, size, np.linspace(0, 0.16 * n, 49),
+                                          np.linspace(n * 0.68 / size, n / size, 40))
+    # Finer steps around the coarse optimum.
+    start, pitch, score = _lattice_search(smooth, size, start + np.linspace(-2, 2, 17),
+                                          pitch + np.linspace(-0.3, 0.3, 13))
+    return start, pitch, score
+
+
+def _fit_grid(gray: np.ndarray, quad: np.ndarray, cfg: LocateConfig, inner: bool = False
+              ) -> tuple[float, np.ndarray]:
+    """(lattice ratio, grid corners in the image) for the lattice found inside ``quad``."""
+    side = cfg.lattice_px
+    if inner:   # look a little beyond the grid found so far, so its outer lines are inside the square
+        grow = 1.0 / cfg.size * 0.5
+        quad = _grow_quad(quad, grow)
+    square, h = _warp_square(gray, quad, side)
+    col, row = _profiles(square)
+    if inner:
+        # The grown quad puts the grid at [pad, side - pad]; search in the original grid's frame.
+        pad = side * grow / (1 + 2 * grow)
+        x0, px, sx = _fit_lattice_span(col, cfg.size, pad)
+        y0, py, sy = _fit_lattice_span(row, cfg.size, pad)
+    else:
+        x0, px, sx = _fit_lattice(col, cfg.size)
+        y0, py, sy = _fit_lattice(row, cfg.size)
+    x1, y1 = x0 + cfg.size * px, y0 + cfg.size * py
+    grid = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32).reshape(-1, 1, 2)
+    corners = cv2.perspectiveTransform(grid, np.linalg.inv(h)).reshape(4, 2)
+    return min(sx, sy), corners.astype(np.float32)
+
+
+def _fit_lattice_span(profile: np.ndarray, size: int, pad: float) -> tuple[float, float, float]:
+    n = len(profile)
+    pitch0 = (n - 2 * pad) / size
+    smooth = np.convolve(profile, np.ones(3) / 3, mode="same")
+    start, pitch, _ = _lattice_search(smooth, size, np.arange(pad - 0.4 * pitch0, pad + 0.4 * pitch0, 0.5),
+                                      np.linspace(pitch0 * 0.97, pitch0 * 1.03, 25))
+    return _lattice_search(smooth, size, start + np.linspace(-0.5, 0.5, 9), pitch + np.linspace(-0.05, 0.05, 9))
+
+
+def _grow_quad(quad: np.ndarray, fraction: float) -> np.ndarray:
+    """The quad extended by ``fraction`` of its side on every side (through its own homography)."""
+    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    h = cv2.getPerspectiveTransform(unit, np.asarray(quad, np.float32))
+    grown = np.array([[-fraction, -fraction], [1 + fraction, -fraction], [1 + fraction, 1 + fraction],
+                      [-fraction, 1 + fraction]], np.float32).reshape(-1, 1, 2)
+    return cv2.perspectiveTransform(grown, h).reshape(4, 2)
+
+
+def lattice_score(gray: np.ndarray, corners: np.ndarray, cfg: LocateConfig = LocateConfig()) -> float:
+    """How much stronger the gradient is on the grid lines these corners imply than halfway between them."""
+    side = cfg.lattice_px
+    square, _ = _warp_square(gray, corners, side)
+    col, row = _profiles(square)
+    k = np.arange(cfg.size + 1, dtype=np.float32)
+    pitch = (side - 1) / cfg.size
+    xs = np.arange(side, dtype=np.float32)
+    scores = []
+    for profile in (col, row):
+        pos = np.clip(k * pitch, 1, side - 2)
+        on = np.interp(pos[1:-1], xs, profile).mean()   # inner lines: the outer ones border the frame
+        off = np.interp(pos[:-1] + pitch / 2, xs, profile).mean()
+        scores.append(on / (off + 1e-3))
+    return float(min(scores))
+
+
+def draw_location(image: np.ndarray, location: BoardLocation, size: int = 15) -> np.ndarray:
+    """The frame with the grid these corners imply drawn over it (for people to look at)."""
+    out = image.copy() if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    h = cv2.getPerspectiveTransform(unit, location.corners.astype(np.float32))
+    for i in range(size + 1):
+        t = i / size
+        for a, b in (((t, 0), (t, 1)), ((0, t), (1, t))):
+            pts = cv2.perspectiveTransform(np.array([[a, b]], np.float32), h).reshape(2, 2)
+            cv2.line(out, tuple(np.round(pts[0]).astype(int)), tuple(np.round(pts[1]).astype(int)),
+                     (0, 255, 255), 1, cv2.LINE_AA)
+    for (x, y), name in zip(location.corners, ("TL", "TR", "BR", "BL")):
+        cv2.circle(out, (round(float(x)), round(float(y))), 6, (0, 0, 255), 2)
+        cv2.putText(out, name, (round(float(x)) + 8, round(float(y)) + 8), cv2.FONT_HERSHEY_SIMPLEX, 0.6,
+                    (0, 0, 255), 2)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tilecam.vision.locate", description=__doc__.splitlines()[0])
+    parser.add_argument("image", type=Path)
+    parser.add_argument("--debug", type=Path, help="folder for overlay pictures")
+    args = parser.parse_args(argv)
+    image = cv2.imread(str(args.image))
+    if image is None:
+        print(f"error: cannot read an image from {args.image}", file=sys.stderr)
+        return 2
+    try:
+        location = locate_board(image)
+    except BoardNotFound as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print(f"corners {location.to_json()} score {location.score:.2f}")
+    if args.debug:
+        args.debug.mkdir(parents=True, exist_ok=True)
+        out = args.debug / f"{args.image.stem}-grid.png"
+        cv2.imwrite(str(out), draw_location(image, location))
+        print(f"overlay written to {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
