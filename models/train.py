@@ -1,0 +1,229 @@
+"""Train the tile classifier and export it to ONNX (``[train]`` extra; torch on the CPU, never needed at runtime).
+
+    python -m tilecam.models.train --out models/ --minutes 8 --seed 7
+
+Data: synthetic renders (``tilecam.models.synth``, training styles and seeds only) and, unless ``--no-real``, the
+real ScrabScrap photos of games 01–02 (games 03–04 are evaluation only). Every crop is cut by
+``tilecam.vision.warp`` exactly as the reader cuts it. Progress (loss, accuracy, time left) is printed per epoch.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from tilecam.models.dataset import CLASS_INDEX, CLASSES, TRAIN_GAMES, real_crops
+from tilecam.vision.warp import CROP_PX
+
+SHARED_BOARDS = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "real-boards" / "scrabscrap"
+SKIN = np.array([[140, 170, 225], [110, 140, 200], [80, 110, 170], [60, 80, 120], [170, 190, 235]], np.float32)
+
+
+def occlude(crops: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Crops with most of their area under a skin- or sleeve-coloured shape: the ``#`` (occluded) examples."""
+    out = crops.copy()
+    n, s = len(out), out.shape[1]
+    yy, xx = np.mgrid[0:s, 0:s].astype(np.float32)
+    for i in range(n):
+        colour = SKIN[rng.integers(len(SKIN))] * rng.uniform(0.7, 1.15) if rng.random() < 0.8 \
+            else rng.uniform(20, 230, 3)
+        angle = rng.uniform(0, np.pi)
+        offset = rng.uniform(-0.25, 0.15) * s
+        d = (xx - s / 2) * np.cos(angle) + (yy - s / 2) * np.sin(angle)
+        mask = d > offset
+        shade = 1 + 0.25 * (d / s)[..., None]
+        out[i][mask] = np.clip(colour * shade[mask], 0, 255)
+    return out
+
+
+def synthetic_crops(n_boards: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    from tilecam.models import synth
+    from tilecam.models.dataset import crops_and_labels
+
+    xs, ys = [], []
+    for i, board_seed in enumerate(synth.TRAIN_SEEDS[:n_boards] if hasattr(synth.TRAIN_SEEDS, "__getitem__")
+                                   else list(synth.TRAIN_SEEDS)[:n_boards]):
+        render = synth.render_board(None, seed=int(board_seed) + seed * 100_000, styles=synth.TRAIN_STYLES)
+        x, y = crops_and_labels(render.image, render.corners, list(render.grid))
+        occ = np.asarray(render.occluded).reshape(-1)
+        y[occ] = CLASS_INDEX["#"]
+        keep = (y != CLASS_INDEX["."]) | (np.random.default_rng(board_seed).random(len(y)) < 0.25)
+        xs.append(x[keep])
+        ys.append(y[keep])
+        if (i + 1) % 50 == 0:
+            print(f"  rendered {i + 1}/{n_boards} boards", flush=True)
+    return np.concatenate(xs), np.concatenate(ys)
+
+
+def build_model():
+    import torch.nn as nn
+
+    def block(cin, cout):
+        return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+
+    return nn.Sequential(
+        *block(3, 16), nn.MaxPool2d(2),          # 40 -> 20
+        *block(16, 32), nn.MaxPool2d(2),         # 20 -> 10
+        *block(32, 64), nn.MaxPool2d(2),         # 10 -> 5
+        *block(64, 96),
+        nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.1), nn.Linear(96, len(CLASSES)),
+    )
+
+
+def augment(x, rng_t):
+    """Brightness, contrast, colour cast and a shift of a few pixels, on a float batch in NCHW, 0..1."""
+    import torch
+
+    n = x.shape[0]
+    gain = 1 + 0.35 * (torch.rand(n, 1, 1, 1, generator=rng_t) - 0.5)
+    cast = 1 + 0.16 * (torch.rand(n, 3, 1, 1, generator=rng_t) - 0.5)
+    mean = x.mean(dim=(1, 2, 3), keepdim=True)
+    contrast = 1 + 0.4 * (torch.rand(n, 1, 1, 1, generator=rng_t) - 0.5)
+    x = ((x - mean) * contrast + mean) * gain * cast
+    dx, dy = (torch.randint(-3, 4, (2,), generator=rng_t)).tolist()
+    x = torch.roll(x, shifts=(dy, dx), dims=(2, 3))
+    x = x + 0.02 * torch.randn(x.shape, generator=rng_t)
+    return x.clamp(0, 1)
+
+
+def to_tensor(crops: np.ndarray):
+    import torch
+
+    return torch.from_numpy(np.ascontiguousarray(crops[..., ::-1].transpose(0, 3, 1, 2))).float() / 255.0
+
+
+def train(x: np.ndarray, y: np.ndarray, minutes: float, seed: int, x_val=None, y_val=None):
+    import torch
+    import torch.nn as nn
+
+    torch.manual_seed(seed)
+    torch.set_num_threads(2)
+    rng_t = torch.Generator().manual_seed(seed)
+    model = build_model()
+    counts = np.bincount(y, minlength=len(CLASSES)).astype(np.float64)
+    weights = 1.0 / np.sqrt(np.maximum(counts[y], 1))
+    sampler = torch.utils.data.WeightedRandomSampler(torch.from_numpy(weights), num_samples=len(y),
+                                                     replacement=True, generator=rng_t)
+    xt, yt = to_tensor(x), torch.from_numpy(y)
+    loader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(xt, yt), batch_size=256,
+                                         sampler=sampler)
+    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.02)
+    deadline = time.monotonic() + minutes * 60
+    start = time.monotonic()
+    epoch = 0
+    while time.monotonic() < deadline:
+        epoch += 1
+        model.train()
+        total, correct, loss_sum = 0, 0, 0.0
+        for xb, yb in loader:
+            xb = augment(xb, rng_t)
+            out = model(xb)
+            loss = loss_fn(out, yb)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            loss_sum += float(loss.detach()) * len(yb)
+            correct += int((out.argmax(1) == yb).sum())
+            total += len(yb)
+            if time.monotonic() > deadline:
+                break
+        frac = min(1.0, (time.monotonic() - start) / (minutes * 60))
+        for group in opt.param_groups:      # cosine decay over the time budget
+            group["lr"] = 3e-3 * 0.5 * (1 + np.cos(np.pi * frac))
+        msg = f"epoch {epoch}: loss {loss_sum / total:.4f} train acc {correct / total:.4%}"
+        if x_val is not None:
+            msg += f" | held-out error {evaluate(model, x_val, y_val):.4%}"
+        left = max(0.0, deadline - time.monotonic())
+        print(f"{msg} | {left / 60:.1f} min left", flush=True)
+    return model
+
+
+def evaluate(model, x: np.ndarray, y: np.ndarray) -> float:
+    import torch
+
+    model.eval()
+    with torch.no_grad():
+        pred = torch.cat([model(to_tensor(x[i:i + 1024])).argmax(1) for i in range(0, len(x), 1024)]).numpy()
+    return float((pred != y).mean())
+
+
+def export(model, out_dir: Path, info: dict, name: str = "tiles") -> Path:
+    import torch
+
+    model.eval()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    onnx_path = out_dir / f"{name}.onnx"
+    dummy = torch.zeros(1, 3, CROP_PX, CROP_PX)
+    torch.onnx.export(model, dummy, str(onnx_path), input_names=["crops"], output_names=["logits"],
+                      dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
+    spec = {
+        "classes": list(CLASSES),
+        "input": {"name": "crops", "size": CROP_PX, "layout": "NCHW", "color": "RGB", "scale": 1 / 255,
+                  "mean": [0.0, 0.0, 0.0], "std": [1.0, 1.0, 1.0]},
+        "output": {"name": "logits", "kind": "logits"},
+        "preprocessing": "tilecam.vision.warp.warp_board + cut_cells on the grid corners; BGR->RGB, /255, NCHW",
+        "trained": info,
+    }
+    onnx_path.with_suffix(".json").write_text(json.dumps(spec, indent=2, ensure_ascii=False) + "\n",
+                                              encoding="utf-8")
+    return onnx_path
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m tilecam.models.train", description=__doc__.splitlines()[0])
+    ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent)
+    ap.add_argument("--name", default="tiles", help="file stem of the exported model")
+    ap.add_argument("--minutes", type=float, default=8.0, help="training time budget")
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--synthetic", type=int, default=600, help="synthetic boards to render (0: none)")
+    ap.add_argument("--real", dest="real", action="store_true", default=True,
+                    help="add the real photos of games 01-02 (default)")
+    ap.add_argument("--no-real", dest="real", action="store_false", help="synthetic only (zero-shot model)")
+    ap.add_argument("--real-dir", type=Path, default=SHARED_BOARDS)
+    args = ap.parse_args(argv)
+
+    rng = np.random.default_rng(args.seed)
+    xs, ys, sources = [], [], []
+    if args.synthetic:
+        print(f"rendering {args.synthetic} synthetic boards …", flush=True)
+        x, y = synthetic_crops(args.synthetic, args.seed)
+        xs.append(x); ys.append(y); sources.append(f"synthetic:{args.synthetic}")
+    if args.real:
+        if not args.real_dir.is_dir():
+            print(f"error: no real photos at {args.real_dir} (use --no-real)", file=sys.stderr)
+            return 2
+        x, y = real_crops(args.real_dir, TRAIN_GAMES, jitter=3, copies=3, seed=args.seed)
+        xs.append(x); ys.append(y); sources.append("real:" + ",".join(TRAIN_GAMES))
+    if not xs:
+        print("error: no training data (both --synthetic 0 and --no-real)", file=sys.stderr)
+        return 2
+    x, y = np.concatenate(xs), np.concatenate(ys)
+    # Occluded examples: a share of the crops, covered.
+    pick = rng.choice(len(x), size=max(200, len(x) // 12), replace=False)
+    x = np.concatenate([x, occlude(x[pick], rng)])
+    y = np.concatenate([y, np.full(len(pick), CLASS_INDEX["#"])])
+    print(f"{len(x)} crops; per class: " + " ".join(f"{c}:{n}" for c, n in
+                                                    zip(CLASSES, np.bincount(y, minlength=len(CLASSES)))),
+          flush=True)
+    x_val = y_val = None
+    if args.real_dir.is_dir():   # reported only, never trained on
+        x_val, y_val = real_crops(args.real_dir, ("game03", "game04"))
+    model = train(x, y, args.minutes, args.seed, x_val, y_val)
+    info = {"seed": args.seed, "minutes": args.minutes, "sources": sources,
+            "date": _dt.date.today().isoformat(), "crops": int(len(x))}
+    if x_val is not None:
+        info["real_game03_04_cell_error_true_corners"] = evaluate(model, x_val, y_val)
+    path = export(model, args.out, info, args.name)
+    print(f"wrote {path} ({path.stat().st_size / 1024:.0f} KiB) and {path.with_suffix('.json').name}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

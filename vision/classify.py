@@ -1,0 +1,106 @@
+"""The tile classifier: the shipped ONNX model over a batch of cell crops, run with onnxruntime.
+
+The model folder holds ``tiles.onnx`` and ``tiles.json`` (its classes and the preprocessing it was trained with);
+``tilecam.models.train`` writes both. Runtime never imports torch.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Iterable
+
+import numpy as np
+
+EMPTY, BLANK, OCCLUDED = ".", "?", "#"
+
+
+class ModelError(ValueError):
+    """The tile model or its description cannot be used."""
+
+
+def packaged_model() -> Path:
+    """Path of the model shipped in ``tilecam.models``."""
+    return Path(str(resources.files("tilecam.models").joinpath("tiles.onnx")))
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    classes: tuple[str, ...]
+    input_name: str
+    output_name: str
+    size: int
+    color: str          # channel order the model expects: "RGB" or "BGR"
+    scale: float
+    mean: tuple[float, float, float]
+    std: tuple[float, float, float]
+
+    @classmethod
+    def load(cls, path: Path) -> "ModelSpec":
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            inp = data["input"]
+            return cls(tuple(data["classes"]), inp["name"], data["output"]["name"], int(inp["size"]),
+                       inp.get("color", "RGB"), float(inp.get("scale", 1 / 255)),
+                       tuple(inp.get("mean", (0.0, 0.0, 0.0))), tuple(inp.get("std", (1.0, 1.0, 1.0))))
+        except (OSError, KeyError, TypeError, json.JSONDecodeError) as exc:
+            raise ModelError(f"cannot read the model description {path}: {exc}") from exc
+
+
+class TileClassifier:
+    """``classify(crops)`` → the label and class probabilities of every crop, in one onnxruntime call."""
+
+    def __init__(self, session, spec: ModelSpec, path: Path):
+        self.session = session
+        self.spec = spec
+        self.path = path
+        self.classes = spec.classes
+        self._letter_index = np.array([len(c) == 1 and c.isalpha() for c in spec.classes])
+
+    @classmethod
+    def load(cls, path: str | Path | None = None, threads: int = 2) -> "TileClassifier":
+        import onnxruntime as ort
+
+        model = Path(path) if path else packaged_model()
+        if not model.is_file():
+            raise ModelError(f"no tile model at {model}")
+        spec = ModelSpec.load(model.with_suffix(".json"))
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = max(1, int(threads))
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3
+        try:
+            session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+        except Exception as exc:  # onnxruntime raises its own exception types for a broken file
+            raise ModelError(f"onnxruntime cannot load {model}: {exc}") from exc
+        return cls(session, spec, model)
+
+    def preprocess(self, crops: np.ndarray) -> np.ndarray:
+        """BGR uint8 crops (N, S, S, 3) → the model's float NCHW input."""
+        x = np.asarray(crops)
+        if x.ndim != 4 or x.shape[1] != self.spec.size or x.shape[2] != self.spec.size or x.shape[3] != 3:
+            raise ModelError(f"expected crops of shape (N, {self.spec.size}, {self.spec.size}, 3), got {x.shape}")
+        if self.spec.color == "RGB":
+            x = x[..., ::-1]
+        x = x.astype(np.float32) * self.spec.scale
+        x = (x - np.asarray(self.spec.mean, np.float32)) / np.asarray(self.spec.std, np.float32)
+        return np.ascontiguousarray(x.transpose(0, 3, 1, 2))
+
+    def logits(self, crops: np.ndarray) -> np.ndarray:
+        return self.session.run([self.spec.output_name], {self.spec.input_name: self.preprocess(crops)})[0]
+
+    def classify(self, crops: np.ndarray, letters: Iterable[str] | None = None) -> tuple[list[str], np.ndarray]:
+        """Labels and probabilities (N, classes); with ``letters``, other letters are ruled out (a tile set)."""
+        z = self.logits(crops).astype(np.float64)
+        if letters is not None:
+            allowed = set(letters)
+            banned = np.array([is_letter and c not in allowed
+                               for c, is_letter in zip(self.classes, self._letter_index)])
+            z[:, banned] = -np.inf
+        z -= z.max(axis=1, keepdims=True)
+        p = np.exp(z)
+        p /= p.sum(axis=1, keepdims=True)
+        labels = [self.classes[i] for i in p.argmax(axis=1)]
+        return labels, p.astype(np.float32)

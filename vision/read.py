@@ -1,0 +1,88 @@
+"""Reading a board: localise → rectify → classify, one pure function with every intermediate kept."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from tilecam.vision.classify import BLANK, EMPTY, OCCLUDED, TileClassifier
+from tilecam.vision.locate import BoardLocation, LocateConfig, locate_board
+from tilecam.vision.warp import cut_cells, homography_to_rectified, warp_board
+
+SIZE = 15
+
+
+@dataclass(frozen=True, eq=False)
+class BoardReading:
+    """What the camera saw: ``grid`` (15 strings: ``.`` empty, letters, ``?`` blank tile, ``#`` occluded/unsure),
+    per-square ``labels``/``confidence``/``occluded``, the class probabilities ``probs`` (225 x classes, columns
+    named by ``classes``), and the intermediates: ``corners``, ``homography``, ``warped``, ``timings`` (ms)."""
+
+    grid: tuple[str, ...]
+    labels: tuple[tuple[str, ...], ...]
+    confidence: np.ndarray
+    occluded: np.ndarray
+    probs: np.ndarray = field(repr=False)
+    classes: tuple[str, ...]
+    corners: np.ndarray
+    homography: np.ndarray = field(repr=False)
+    warped: np.ndarray = field(repr=False)
+    timings: dict[str, float]
+    location: BoardLocation = field(repr=False)
+    rotation: int = 0
+
+    def to_json(self) -> dict:
+        """The ``tilecam read --json`` document."""
+        cells = [[{"label": self.labels[r][c], "confidence": round(float(self.confidence[r, c]), 4)}
+                  for c in range(SIZE)] for r in range(SIZE)]
+        return {"grid": list(self.grid), "cells": cells, "corners": self.location.to_json()}
+
+
+def letters_of(tileset) -> tuple[str, ...]:
+    """The letters of a tile set given by name (``english``, ``german``) or as a ``TileSet``."""
+    if isinstance(tileset, str):
+        from tilecam.engine.tiles import TileSet
+
+        tileset = TileSet.load(tileset)
+    return tuple(tileset.letters)
+
+
+def rotate_corners(corners: np.ndarray, quarter_turns: int) -> np.ndarray:
+    """The same grid with another edge as row 1: the board read turned ``quarter_turns`` times
+    counter-clockwise (as ``np.rot90`` turns the rectified board)."""
+    return np.roll(np.asarray(corners, np.float32).reshape(4, 2), -(quarter_turns % 4), axis=0)
+
+
+def read_board(image: np.ndarray, classifier: TileClassifier, tileset="english", hint=None, rotation: int = 0,
+               cfg: LocateConfig = LocateConfig()) -> BoardReading:
+    """Read every square of the board in ``image``.
+
+    ``hint``: the previous ``BoardLocation`` (or its corners) when the camera is fixed — reused when it still fits.
+    ``rotation``: which edge is row 1, in quarter turns, as calibrated for a fixed camera (see ``orient``).
+    Raises ``BoardNotFound`` when there is no board in the frame.
+    """
+    t0 = time.perf_counter()
+    if hint is not None and not isinstance(hint, BoardLocation):
+        corners = np.asarray(hint, np.float32).reshape(4, 2)
+        hint = BoardLocation(corners, homography_to_rectified(corners), 0.0, "hint")
+    location = locate_board(image, cfg, hint=hint)
+    t1 = time.perf_counter()
+    corners = rotate_corners(location.corners, rotation)
+    warped = warp_board(image, corners)
+    crops = cut_cells(warped)
+    t2 = time.perf_counter()
+    labels, probs = classifier.classify(crops, letters=letters_of(tileset))
+    t3 = time.perf_counter()
+    conf = probs.max(axis=1).reshape(SIZE, SIZE)
+    grid_labels = tuple(tuple(labels[r * SIZE:(r + 1) * SIZE]) for r in range(SIZE))
+    occluded = np.array([[lab == OCCLUDED for lab in row] for row in grid_labels])
+    timings = {"localise": (t1 - t0) * 1000, "rectify": (t2 - t1) * 1000, "classify": (t3 - t2) * 1000,
+               "total": (t3 - t0) * 1000}
+    return BoardReading(tuple("".join(row) for row in grid_labels), grid_labels, conf, occluded, probs,
+                        classifier.classes, corners, homography_to_rectified(corners), warped, timings, location,
+                        rotation % 4)
+
+
+__all__ = ["BoardReading", "read_board", "rotate_corners", "letters_of", "EMPTY", "BLANK", "OCCLUDED"]
