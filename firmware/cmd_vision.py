@@ -1,0 +1,66 @@
+"""``tilecam read IMAGE`` and ``tilecam eval-vision``: the vision pipeline from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser("read", help="read the board in a photo: 15 rows, or JSON with confidences")
+    p.add_argument("image", type=Path)
+    p.add_argument("--json", action="store_true", help="grid, per-square label and confidence, grid corners")
+    p.add_argument("--tiles", choices=("english", "german"), default="english", help="tile set (default english)")
+    p.add_argument("--model", type=Path, help="tile model (.onnx with its .json beside it); default the shipped one")
+    p.add_argument("--rotation", type=int, default=None,
+                   help="quarter turns that bring row 1 to the top (default: told from the letters)")
+    p.add_argument("--threads", type=int, default=2, help="onnxruntime threads (default 2)")
+    p.set_defaults(func=_read)
+
+    e = subparsers.add_parser("eval-vision", help="accuracy and speed of the vision pipeline")
+    e.add_argument("--renders", type=int, default=100, help="held-out synthetic boards (0: none)")
+    e.add_argument("--real", type=Path, default=None, help="ScrabScrap photo folder (default ../shared/…)")
+    e.add_argument("--model", type=Path, help="tile model to evaluate (default the shipped one)")
+    e.add_argument("--out", type=Path, default=Path("out/eval-vision"), help="folder for the confusion matrices")
+    e.add_argument("--threads", type=int, default=2)
+    e.set_defaults(func=_eval)
+
+
+def _read(args: argparse.Namespace) -> int:
+    import cv2
+
+    from tilecam.vision.classify import ModelError, TileClassifier
+    from tilecam.vision.locate import BoardNotFound
+    from tilecam.vision.orient import best_rotation
+    from tilecam.vision.read import read_board
+
+    image = cv2.imread(str(args.image)) if args.image.is_file() else None
+    if image is None:
+        print(f"tilecam read: cannot read an image from {args.image}", file=sys.stderr)
+        return 2
+    try:
+        classifier = TileClassifier.load(args.model, threads=args.threads)
+        rotation = args.rotation
+        if rotation is None:
+            rotation = best_rotation(image, classifier, tileset=args.tiles)
+        reading = read_board(image, classifier, tileset=args.tiles, rotation=rotation)
+    except BoardNotFound as exc:
+        print(f"tilecam read: no board found in {args.image}: {exc}", file=sys.stderr)
+        return 1
+    except ModelError as exc:
+        print(f"tilecam read: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(reading.to_json(), ensure_ascii=False))
+    else:
+        print("\n".join(reading.grid))
+    return 0
+
+
+def _eval(args: argparse.Namespace) -> int:
+    from tilecam.vision.evaluate import run_evaluation
+
+    return run_evaluation(renders=args.renders, real_dir=args.real, model=args.model, out_dir=args.out,
+                          threads=args.threads)
