@@ -362,10 +362,13 @@ else
     RESULTS+=("tilecam gcg verify | – | not built yet (no \`tilecam gcg\` command)")
 fi
 if have_command read; then
-    photo=data/real-boards/scrabscrap/game01/image-27.jpg
-    say "tilecam read $photo (x86 and arm64)"
-    timed "tilecam read on a real photo, same board as x86" \
-        compare "read" read "@SHARED@/$photo" --tiles german
+    # One photo from a game the model was trained on (01) and one from a game it has not seen (04).
+    for photo in data/real-boards/scrabscrap/game01/image-27.jpg data/real-boards/scrabscrap/game04/image-27.jpg; do
+        game=${photo#data/real-boards/scrabscrap/}
+        say "tilecam read $photo (x86 and arm64)"
+        timed "tilecam read ${game%%/*} photo, same board as x86" \
+            compare "read ${game%%/*}" read "@SHARED@/$photo" --tiles german
+    done
 else
     RESULTS+=("tilecam read | – | not built yet (no \`tilecam read\` command)")
 fi
