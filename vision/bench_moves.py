@@ -50,26 +50,14 @@ def _one_thread() -> None:
 
 def _vision_reader(tileset: str) -> Any:
     """The vision pipeline with one onnxruntime thread, or None (and why) when it is not there yet."""
+    from tilecam.vision.tracker import default_reader
+
     try:
-        from tilecam.vision.classify import TileClassifier
-        from tilecam.vision.read import read_board
+        return default_reader(tileset, threads=1), ""
     except ImportError as exc:
         return None, f"vision reader not available ({exc.name})"
-    try:
-        try:
-            classifier = TileClassifier.load(None, threads=1)
-        except TypeError:
-            classifier = TileClassifier.load()
     except (OSError, ValueError) as exc:
         return None, f"tile model not available ({exc})"
-    hint: dict[str, Any] = {"corners": None}
-
-    def read(image: Any) -> Any:
-        reading = read_board(image, classifier, tileset=tileset, hint=hint["corners"])
-        hint["corners"] = getattr(reading, "corners", None)
-        return reading
-
-    return read, ""
 
 
 # ------------------------------------------------------------------------------------------------ comparing
@@ -181,7 +169,9 @@ def synthetic_records(n: int) -> list[Path]:
     from tilecam.engine.gcg import load_gcg
     from tilecam.engine.rules import Rules
 
-    out = []
+    out: list[Path] = []
+    if n <= 0:
+        return out
     for path in sorted((SHARED / "data" / "gcg").glob("*.gcg")):
         try:
             load_gcg(path).replay(Rules(max_scoreless_turns=None))

@@ -388,17 +388,19 @@ class MoveTracker:
         self.board[row, col] = Tile(letter.upper(), True)
 
 
-def default_reader(tileset: str) -> Reader:
-    """The vision pipeline as a reader: ``read_board`` with the tile model, the last corners as the hint."""
+def default_reader(tileset: str, threads: int = 1) -> Reader:
+    """The vision pipeline as a reader: ``read_board`` with the tile model (``threads`` onnxruntime threads), the
+    last location as the hint."""
     from tilecam.vision.classify import TileClassifier
     from tilecam.vision.read import read_board
 
-    classifier = TileClassifier.load()
+    classifier = TileClassifier.load(threads=threads)
     state: dict[str, Any] = {"hint": None}
 
     def read(image: np.ndarray) -> Any:
+        # the last location is the hint: kept while it still fits the frame, found again when the board moved
         reading = read_board(image, classifier, tileset=tileset, hint=state["hint"])
-        state["hint"] = getattr(reading, "corners", None)
+        state["hint"] = getattr(reading, "location", None)
         return reading
 
     return read
