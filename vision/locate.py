@@ -107,7 +107,7 @@ def _outline_candidates(gray: np.ndarray, cfg: LocateConfig) -> list[np.ndarray]
     for _, quad in quads:
         if all(np.abs(quad - other).max() > 4 for other in unique):
             unique.append(quad)
-    return unique[:5]
+    return unique[:3]
 
 
 def _hull_to_quad(hull: np.ndarray) -> np.ndarray | None:
@@ -143,14 +143,15 @@ def _profiles(square: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     gx = np.abs(cv2.Sobel(f, cv2.CV_32F, 1, 0, ksize=3))
     gy = np.abs(cv2.Sobel(f, cv2.CV_32F, 0, 1, ksize=3))
     # Use the median across the perpendicular direction: tiles and letters are local, grid lines run the whole way.
-    col = np.median(gx[::4], axis=0) + 0.5 * gx.mean(axis=0)
-    row = np.median(gy[:, ::4], axis=1) + 0.5 * gy.mean(axis=1)
+    col = np.median(gx[::8], axis=0) + 0.5 * gx.mean(axis=0)
+    row = np.median(gy[:, ::8], axis=1) + 0.5 * gy.mean(axis=1)
     return col, row
 
 
-def _lattice_search(profile: np.ndarray, size: int, starts: np.ndarray, pitches: np.ndarray
+def _lattice_search(profile: np.ndarray, size: int, starts: np.ndarray, pitches: np.ndarray, exact: bool = True
                     ) -> tuple[float, float, float]:
-    """Best (first line, pitch, on/off ratio) over the grid of candidates, all evaluated at once."""
+    """Best (first line, pitch, on/off ratio) over the grid of candidates, all evaluated at once
+    (``exact=False``: nearest samples instead of interpolation, for the coarse pass)."""
     n = len(profile)
     xs = np.arange(n, dtype=np.float32)
     k = np.arange(size + 1, dtype=np.float32)
@@ -161,8 +162,13 @@ def _lattice_search(profile: np.ndarray, size: int, starts: np.ndarray, pitches:
         raise BoardNotFound("no lattice fits the outline")
     s, p = s[inside], p[inside]
     pos = s[:, None] + p[:, None] * k[None, :]
-    on = np.interp(pos, xs, profile).mean(axis=1)
-    off = np.interp(pos[:, :-1] + p[:, None] / 2, xs, profile).mean(axis=1)
+    mid = pos[:, :-1] + p[:, None] / 2
+    if exact:
+        on = np.interp(pos, xs, profile).mean(axis=1)
+        off = np.interp(mid, xs, profile).mean(axis=1)
+    else:
+        on = profile[np.rint(pos).astype(np.intp)].mean(axis=1)
+        off = profile[np.rint(mid).astype(np.intp)].mean(axis=1)
     ratio = on / (off + 1e-3)
     i = int(np.argmax(ratio))
     return float(s[i]), float(p[i]), float(ratio[i])
@@ -174,7 +180,7 @@ def _fit_lattice(profile: np.ndarray, size: int) -> tuple[float, float, float]:
     smooth = np.convolve(profile, np.ones(3) / 3, mode="same")
     # The square is the board with its frame: the grid fills 68-100 % of it.
     start, pitch, score = _lattice_search(smooth, size, np.linspace(0, 0.16 * n, 49),
-                                          np.linspace(n * 0.68 / size, n / size, 40))
+                                          np.linspace(n * 0.68 / size, n / size, 40), exact=False)
     # Finer steps around the coarse optimum.
     start, pitch, score = _lattice_search(smooth, size, start + np.linspace(-2, 2, 17),
                                           pitch + np.linspace(-0.3, 0.3, 13))
@@ -209,7 +215,7 @@ def _fit_lattice_span(profile: np.ndarray, size: int, pad: float) -> tuple[float
     pitch0 = (n - 2 * pad) / size
     smooth = np.convolve(profile, np.ones(3) / 3, mode="same")
     start, pitch, _ = _lattice_search(smooth, size, np.arange(pad - 0.4 * pitch0, pad + 0.4 * pitch0, 0.5),
-                                      np.linspace(pitch0 * 0.97, pitch0 * 1.03, 25))
+                                      np.linspace(pitch0 * 0.97, pitch0 * 1.03, 25), exact=False)
     return _lattice_search(smooth, size, start + np.linspace(-0.5, 0.5, 9), pitch + np.linspace(-0.05, 0.05, 9))
 
 
