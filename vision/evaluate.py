@@ -1,0 +1,194 @@
+"""``tilecam eval-vision`` / ``tilecam bench vision``: accuracy and speed of the whole read.
+
+Two data sets, neither trained on: held-out synthetic renders (``tilecam.models.synth``'s HELDOUT seeds and
+styles) and the real ScrabScrap photos (games 03–04 for evaluation; 01–02, which the shipped model was adapted on,
+reported apart). Corner error is against the renders' true corners, and against the corners derived from
+ScrabScrap's own calibration for the photos (approximate: a few pixels).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from tilecam.vision.classify import EMPTY, OCCLUDED, TileClassifier
+from tilecam.vision.locate import BoardNotFound
+from tilecam.vision.read import read_board
+
+SHARED_BOARDS = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "real-boards" / "scrabscrap"
+
+
+@dataclass
+class Tally:
+    """Counts over a set of boards."""
+
+    name: str
+    cell_px: float = 0.0
+    boards: int = 0
+    boards_correct: int = 0
+    not_found: int = 0
+    cells: int = 0
+    cell_errors: int = 0
+    tile_cells: int = 0
+    tile_errors: int = 0
+    empty_cells: int = 0
+    empty_false_positives: int = 0
+    corner_errors: list[float] = field(default_factory=list)
+    timings: list[dict[str, float]] = field(default_factory=list)
+    truth_labels: list[str] = field(default_factory=list)
+    read_labels: list[str] = field(default_factory=list)
+
+    def add(self, truth: list[str], reading, true_corners: np.ndarray | None, skip: np.ndarray | None = None):
+        self.boards += 1
+        wrong = 0
+        for r in range(15):
+            for c in range(15):
+                if skip is not None and skip[r, c]:
+                    continue
+                t, g = truth[r][c], reading.grid[r][c]
+                self.cells += 1
+                self.truth_labels.append(t)
+                self.read_labels.append(g)
+                if t == EMPTY:
+                    self.empty_cells += 1
+                    self.empty_false_positives += g != EMPTY
+                else:
+                    self.tile_cells += 1
+                    self.tile_errors += g != t
+                wrong += g != t
+        self.cell_errors += wrong
+        self.boards_correct += wrong == 0
+        if true_corners is not None:
+            self.corner_errors.append(float(np.linalg.norm(reading.corners - true_corners, axis=1).max()))
+        self.timings.append(reading.timings)
+
+    def row(self) -> dict[str, str]:
+        pct = lambda a, b: f"{100 * a / b:.3f} %" if b else "-"   # noqa: E731
+        med = {k: float(np.median([t[k] for t in self.timings])) for k in ("localise", "rectify", "classify",
+                                                                          "total")} if self.timings else {}
+        corner = (f"{np.median(self.corner_errors):.2f} / {max(self.corner_errors):.2f} px"
+                  f" ({max(self.corner_errors) / self.cell_px:.3f} sq)") if self.corner_errors else "-"
+        return {
+            "set": self.name, "boards": str(self.boards),
+            "per-cell error": f"{pct(self.cell_errors, self.cells)} ({self.cell_errors}/{self.cells})",
+            "tile-cell error": f"{pct(self.tile_errors, self.tile_cells)} ({self.tile_errors}/{self.tile_cells})",
+            "empty false +": f"{pct(self.empty_false_positives, self.empty_cells)} ({self.empty_false_positives})",
+            "boards fully correct": f"{self.boards_correct}/{self.boards} ({pct(self.boards_correct, self.boards)})",
+            "no board found": str(self.not_found),
+            "corner error median / max": corner,
+            **{f"{k} ms": f"{v:.1f}" for k, v in med.items()},
+        }
+
+
+def _progress(done: int, total: int, what: str) -> None:
+    print(f"\r  {what}: {done}/{total}", end="" if done < total else "\n", file=sys.stderr, flush=True)
+
+
+def evaluate_real(classifier: TileClassifier, root: Path, games, name: str) -> Tally:
+    from tilecam.models.dataset import label_of, real_photos, scrabscrap_grid_corners
+
+    truth_corners = scrabscrap_grid_corners()
+    cell = float(np.linalg.norm(truth_corners[1] - truth_corners[0]) / 15)
+    tally = Tally(name, cell)
+    photos = real_photos(root, games)
+    for i, (photo, rows) in enumerate(photos):
+        truth = ["".join(label_of(ch) for ch in row) for row in rows]
+        image = cv2.imread(str(photo))
+        try:
+            reading = read_board(image, classifier, tileset="german")
+        except BoardNotFound:
+            tally.boards += 1
+            tally.not_found += 1
+            continue
+        tally.add(truth, reading, truth_corners)
+        _progress(i + 1, len(photos), name)
+    return tally
+
+
+def evaluate_renders(classifier: TileClassifier, n: int, tileset: str = "english") -> Tally:
+    from tilecam.models import synth
+
+    tally = Tally(f"held-out renders ({tileset})")
+    for i, seed in enumerate(list(synth.HELDOUT_SEEDS)[:n]):
+        render = synth.render_board(None, seed=int(seed), styles=synth.HELDOUT_STYLES, tileset=tileset)
+        if not tally.cell_px:
+            tally.cell_px = float(np.linalg.norm(render.corners[1] - render.corners[0]) / 15)
+        truth = [row.replace("#", ".") for row in render.grid]
+        try:
+            reading = read_board(render.image, classifier, tileset=tileset)
+        except BoardNotFound:
+            tally.boards += 1
+            tally.not_found += 1
+            continue
+        tally.add(truth, reading, np.asarray(render.corners), skip=np.asarray(render.occluded))
+        _progress(i + 1, n, tally.name)
+    return tally
+
+
+def confusion_png(tally: Tally, classes: tuple[str, ...], path: Path) -> Path:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    labels = [c for c in classes if c in set(tally.truth_labels) | set(tally.read_labels)]
+    index = {c: i for i, c in enumerate(labels)}
+    m = np.zeros((len(labels), len(labels)), dtype=np.int64)
+    for t, g in zip(tally.truth_labels, tally.read_labels):
+        m[index[t], index[g]] += 1
+    fig, ax = plt.subplots(figsize=(9, 8))
+    ax.imshow(np.log1p(m), cmap="Blues")
+    ax.set_xticks(range(len(labels)), labels)
+    ax.set_yticks(range(len(labels)), labels)
+    ax.set_xlabel("read")
+    ax.set_ylabel("truth")
+    ax.set_title(f"{tally.name}: {tally.cell_errors} of {tally.cells} squares wrong")
+    for i, j in zip(*np.nonzero(m)):
+        if i != j:
+            ax.text(j, i, str(m[i, j]), ha="center", va="center", color="red", fontsize=8)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    return path
+
+
+def print_table(rows: list[dict[str, str]]) -> None:
+    keys = list(rows[0])
+    print("| measure | " + " | ".join(r["set"] for r in rows) + " |")
+    print("| --- | " + " | ".join("---" for _ in rows) + " |")
+    for k in keys[1:]:
+        print(f"| {k} | " + " | ".join(r.get(k, "-") for r in rows) + " |")
+
+
+def run_evaluation(renders: int = 100, real_dir: Path | None = None, model: Path | None = None,
+                   out_dir: Path = Path("out/eval-vision"), threads: int = 2) -> int:
+    classifier = TileClassifier.load(model, threads=threads)
+    cv2.setNumThreads(threads)
+    tallies: list[Tally] = []
+    real_dir = real_dir or SHARED_BOARDS
+    if real_dir.is_dir():
+        tallies.append(evaluate_real(classifier, real_dir, ("game03", "game04"), "real games 03-04"))
+        tallies.append(evaluate_real(classifier, real_dir, ("game01", "game02"), "real games 01-02 (adapted on)"))
+    else:
+        print(f"(no real photos at {real_dir}: skipped)", file=sys.stderr)
+    if renders:
+        try:
+            tallies.append(evaluate_renders(classifier, renders))
+        except ImportError as exc:
+            print(f"(held-out renders skipped: the renderer is not available: {exc})", file=sys.stderr)
+    if not tallies:
+        print("nothing to evaluate", file=sys.stderr)
+        return 2
+    print(f"model {classifier.path} ({classifier.path.stat().st_size / 1024:.0f} KiB), onnxruntime threads "
+          f"{threads}")
+    print_table([t.row() for t in tallies])
+    for t in tallies:
+        slug = "".join(ch if ch.isalnum() else "-" for ch in t.name).strip("-")
+        print(f"confusion matrix: {confusion_png(t, classifier.classes, out_dir / f'confusion-{slug}.png')}")
+    return 0
