@@ -1,0 +1,86 @@
+"""Reading boards with the shipped model: real photos never trained on, the CLI, orientation."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from tilecam.firmware.cli import main
+from tilecam.models.dataset import label_of, read_labels
+from tilecam.vision.classify import ModelError, TileClassifier, packaged_model
+from tilecam.vision.orient import best_rotation
+from tilecam.vision.read import read_board
+
+pytestmark = pytest.mark.skipif(not packaged_model().is_file(), reason="models/tiles.onnx is not there")
+
+
+@pytest.fixture(scope="module")
+def classifier():
+    return TileClassifier.load(threads=1)
+
+
+@pytest.fixture(scope="module")
+def game04(shared_dir):
+    return shared_dir / "data" / "real-boards" / "scrabscrap" / "game04"
+
+
+def truth_of(path):
+    return ["".join(label_of(ch) for ch in row) for row in read_labels(path)]
+
+
+def test_evaluation_photos_read_without_an_error(classifier, game04):
+    for n in (5, 27):
+        reading = read_board(cv2.imread(str(game04 / f"image-{n}.jpg")), classifier, tileset="german")
+        assert list(reading.grid) == truth_of(game04 / f"image-{n}.board.txt")
+        assert reading.confidence.shape == (15, 15) and np.median(reading.confidence) > 0.9
+        assert reading.probs.shape == (225, len(reading.classes))
+        assert set(reading.timings) == {"localise", "rectify", "classify", "total"}
+
+
+def test_tile_set_restricts_letters(classifier, game04):
+    image = cv2.imread(str(game04 / "image-27.jpg"))
+    german = read_board(image, classifier, tileset="german")
+    english = read_board(image, classifier, tileset="english")
+    assert any(ch in "ÄÖÜ" for row in german.grid for ch in row)
+    assert not any(ch in "ÄÖÜ" for row in english.grid for ch in row)
+
+
+def test_a_turned_photo_is_read_upright(classifier, game04):
+    image = cv2.rotate(cv2.imread(str(game04 / "image-20.jpg")), cv2.ROTATE_90_COUNTERCLOCKWISE)
+    k = best_rotation(image, classifier, tileset="german")
+    reading = read_board(image, classifier, tileset="german", rotation=k)
+    assert list(reading.grid) == truth_of(game04 / "image-20.board.txt")
+
+
+def test_cli_text_and_json(capsys, game04):
+    assert main(["read", str(game04 / "image-3.jpg"), "--tiles", "german"]) == 0
+    rows = capsys.readouterr().out.split()
+    assert rows == truth_of(game04 / "image-3.board.txt")
+    assert main(["read", str(game04 / "image-3.jpg"), "--tiles", "german", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["grid"] == rows
+    assert len(doc["cells"]) == 15 and all(len(r) == 15 for r in doc["cells"])
+    assert set(doc["cells"][0][0]) == {"label", "confidence"}
+    assert len(doc["corners"]) == 4 and doc["corners"][0][0] < doc["corners"][1][0]
+
+
+def test_cli_refuses_no_board_and_unreadable_files(tmp_path, capsys):
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), np.full((300, 400, 3), 90, np.uint8))
+    assert main(["read", str(blank)]) == 1
+    assert "no board found" in capsys.readouterr().err
+    junk = tmp_path / "junk.jpg"
+    junk.write_text("not an image")
+    assert main(["read", str(junk)]) == 2
+    assert "cannot read an image" in capsys.readouterr().err
+
+
+def test_model_errors_are_typed(tmp_path):
+    with pytest.raises(ModelError):
+        TileClassifier.load(tmp_path / "missing.onnx")
+    classifier = TileClassifier.load(threads=1)
+    with pytest.raises(ModelError):
+        classifier.classify(np.zeros((3, 10, 10, 3), np.uint8))
