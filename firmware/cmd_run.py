@@ -25,6 +25,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--no-web", action="store_true", help="do not serve the scoreboard")
     p.add_argument("--players", default=None, help="names for a new game, comma-separated (default from config)")
     p.add_argument("--fast", action="store_true", help="play recordings as fast as they can be read")
+    p.add_argument("--stills", action="store_true",
+                   help="every frame is a settled photo, one per turn (e.g. a folder of a clock-button rig's photos)")
+    p.add_argument("--tiles", choices=("english", "german"), default=None, help="tile set of a new game")
     p.add_argument("--tracker", default=None, metavar="MODULE:CALLABLE",
                    help="a move tracker other than tilecam.vision.tracker (called with board rows and tile set)")
     p.add_argument("--max-seconds", type=float, default=None, help="stop after this many seconds")
@@ -44,6 +47,10 @@ def build_config(args: argparse.Namespace):
         config = config.replace("camera", source=args.source)
     if args.fast:
         config = config.replace("camera", realtime=False)
+    if args.stills:
+        config = config.replace("camera", stills=True)
+    if args.tiles:
+        config = config.replace("game", tileset=args.tiles)
     if args.port is not None:
         if not 0 <= args.port <= 65535:
             raise ValueError(f"--port must be 0..65535, not {args.port}")

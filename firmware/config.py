@@ -51,6 +51,7 @@ class CameraConfig:
     source: str = "auto"
     fps: float | None = None                 # frame rate of a recording without one (folder of frames)
     realtime: bool = True                    # play recordings at their recorded rate (False: as fast as read)
+    stills: bool = False                     # one photo per turn, each a settled board (a clock-button rig)
     pi_main: tuple[int, int] = (2304, 1296)  # Pi camera reading resolution
     pi_lores: tuple[int, int] = (320, 180)   # Pi camera motion stream
     autofocus: bool = True

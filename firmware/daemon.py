@@ -54,9 +54,38 @@ class NullTracker:
         pass
 
 
-def make_tracker(factory: str, board_rows: list[str], tileset: str) -> Any:
+class StillsTracker:
+    """One photo per turn (a clock-button rig: each photo is taken when a clock is pressed): every frame is fed,
+    each as a clock press, to the project's tracker configured for stills — an unchanged photo is a scoreless turn."""
+
+    wants_every_frame = True
+
+    def __init__(self, board_rows: list[str], tileset: str, lexicon: Any = None) -> None:
+        from tilecam.vision.tracker import MoveTracker, TrackerConfig
+
+        self.tracker = MoveTracker(tileset, lexicon=lexicon, board_rows=board_rows,
+                                   config=TrackerConfig.for_stills())
+
+    @property
+    def reader(self) -> Any:
+        return self.tracker.reader
+
+    @property
+    def status(self) -> str:
+        return self.tracker.status
+
+    def sync(self, board_rows: list[str]) -> None:
+        self.tracker.sync(board_rows)
+
+    def feed(self, image: Any, t: float) -> list[Any]:
+        self.tracker.clock(t)
+        return self.tracker.feed(image, t)
+
+
+def make_tracker(factory: str, board_rows: list[str], tileset: str, stills: bool = False) -> Any:
     """The consumer named by ``module:callable`` (called with the board rows and tile set name), or the project's
-    tracker when ``factory`` is empty, or :class:`NullTracker` when there is none yet."""
+    tracker when ``factory`` is empty (for stills: :class:`StillsTracker`), or :class:`NullTracker` when there is
+    none yet."""
     if factory:
         module_name, _, attr = factory.partition(":")
         module = importlib.import_module(module_name)
@@ -67,7 +96,15 @@ def make_tracker(factory: str, board_rows: list[str], tileset: str) -> Any:
         if exc.name not in ("tilecam.vision.tracker",):
             raise
         return NullTracker()
-    tracker = tracker_module.make_tracker(board_rows, tileset)
+    if stills:
+        lexicon = None
+        if tileset == "english":
+            from tilecam.engine.lexicon import Lexicon
+
+            lexicon = Lexicon.load()
+        tracker: Any = StillsTracker(board_rows, tileset, lexicon)
+    else:
+        tracker = tracker_module.make_tracker(board_rows, tileset)
     try:
         tracker.reader  # load the vision pipeline and the tile model now: fail at start, not at the first move
     except (ImportError, OSError, ValueError) as exc:
@@ -150,7 +187,8 @@ class Daemon:
 
             state = service.state()
             tileset = cfg.game.tileset if state.get("settings") is None else state["settings"]["tileset"]
-            self.tracker = self._tracker_override or make_tracker(cfg.tracker.factory, self._board(), tileset)
+            self.tracker = self._tracker_override or make_tracker(cfg.tracker.factory, self._board(), tileset,
+                                                                 stills=cfg.camera.stills)
             if isinstance(self.tracker, NullTracker):
                 self.say(f"tilecam: {self.tracker.reason}")
             self._sync_tracker()
