@@ -1,0 +1,67 @@
+"""The shipped tile model and the training command's pieces."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from tilecam.models.dataset import CLASSES, CLASS_INDEX, label_of, real_crops, scrabscrap_grid_corners
+from tilecam.vision.classify import TileClassifier, packaged_model
+from tilecam.vision.warp import CROP_PX
+
+
+def test_shipped_model_is_small_and_matches_its_description():
+    model = packaged_model()
+    assert model.is_file(), "models/tiles.onnx must be shipped"
+    assert model.stat().st_size <= 1024 * 1024
+    spec = json.loads(model.with_suffix(".json").read_text(encoding="utf-8"))
+    assert tuple(spec["classes"]) == CLASSES
+    classifier = TileClassifier.load(threads=1)
+    logits = classifier.logits(np.zeros((5, CROP_PX, CROP_PX, 3), np.uint8))
+    assert logits.shape == (5, len(CLASSES))
+    # Runtime never needs torch: the reader's modules do not import it.
+    import sys
+    assert "torch" not in sys.modules or "tilecam.models.train" in sys.modules
+
+
+def test_labels_of_the_real_label_files():
+    assert [label_of(ch) for ch in ".AÄe"] == [".", "A", "Ä", "?"]
+    assert set(CLASS_INDEX) == set(CLASSES) and len(CLASSES) == 32
+
+
+def test_real_crops_are_cut_by_the_shared_warp(shared_dir):
+    x, y = real_crops(shared_dir / "data" / "real-boards" / "scrabscrap", ("game01",))
+    assert x.shape[1:] == (CROP_PX, CROP_PX, 3) and len(x) == len(y) == 27 * 225
+    # Tiles (cream) are brighter than the green empty squares of this board.
+    tiles, empties = x[y != CLASS_INDEX["."]], x[y == CLASS_INDEX["."]]
+    assert tiles[:, 10:30, 10:30].mean() > empties[:, 10:30, 10:30].mean() + 40
+    corners = scrabscrap_grid_corners()
+    assert corners[0, 0] < corners[1, 0] and corners[0, 1] < corners[3, 1]
+
+
+def test_training_smoke_run_exports_a_model_onnxruntime_runs(tmp_path):
+    torch = pytest.importorskip("torch")
+    from tilecam.models import train
+
+    rng = np.random.default_rng(0)
+    x = rng.integers(0, 255, (96, CROP_PX, CROP_PX, 3), dtype=np.uint8)
+    y = np.arange(96) % 4
+    x[y == 1] //= 3                  # two classes that differ visibly
+    model = train.train(x, y, minutes=0.03, seed=1)
+    assert isinstance(model, torch.nn.Module)
+    path = train.export(model, tmp_path, {"seed": 1}, name="smoke")
+    classifier = TileClassifier.load(path, threads=1)
+    labels, probs = classifier.classify(x[:7])
+    assert len(labels) == 7 and probs.shape == (7, len(CLASSES))
+    assert np.allclose(probs.sum(axis=1), 1, atol=1e-4)
+
+
+def test_occluded_examples_cover_most_of_the_crop():
+    from tilecam.models.train import occlude
+
+    crops = np.full((20, CROP_PX, CROP_PX, 3), 255, np.uint8)
+    covered = occlude(crops, np.random.default_rng(2))
+    changed = (covered != 255).any(axis=3).mean(axis=(1, 2))
+    assert changed.min() > 0.3
