@@ -14,6 +14,7 @@ import datetime as _dt
 import json
 import sys
 import time
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -161,8 +162,12 @@ def export(model, out_dir: Path, info: dict, name: str = "tiles") -> Path:
     out_dir.mkdir(parents=True, exist_ok=True)
     onnx_path = out_dir / f"{name}.onnx"
     dummy = torch.zeros(1, 3, CROP_PX, CROP_PX)
-    torch.onnx.export(model, dummy, str(onnx_path), input_names=["crops"], output_names=["logits"],
-                      dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
+    # The TorchScript exporter on purpose: it needs only the onnx package (the dynamo one needs onnxscript too)
+    # and handles this plain CNN exactly; torch warns that it is no longer the default.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        torch.onnx.export(model, dummy, str(onnx_path), input_names=["crops"], output_names=["logits"],
+                          dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
     spec = {
         "classes": list(CLASSES),
         "input": {"name": "crops", "size": CROP_PX, "layout": "NCHW", "color": "RGB", "scale": 1 / 255,
