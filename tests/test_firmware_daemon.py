@@ -510,3 +510,21 @@ def test_real_photos_through_vision_tracker_service_and_store_match_the_game_rec
         assert any(q["kind"] == "blank" for q in svc.state()["pending"])       # KÖlNErS: its blanks to be named
         svc.end_game(None, actor="test")                                      # Stefan went out; rack inferred
         assert store.game(1).status == "finished"
+
+
+def test_the_bundled_demo_is_scored_through_the_real_vision_pipeline(tmp_path):
+    """What `tilecam run` shows a newcomer without a camera: the demo clip read by vision, turned into moves by the
+    tracker, scored by the engine and stored, then ended with the recorded racks."""
+    from tilecam.firmware.sources import demo_source
+
+    pytest.importorskip("tilecam.vision.read")
+    lines: list[str] = []
+    assert Daemon(quiet_config(tmp_path), say=lines.append, source=demo_source(realtime=False)).run(120) == 0
+    source = demo_source(realtime=False)
+    source.open()
+    recorded = source.metadata["moves"]
+    source.close()
+    with GameStore(tmp_path / "data") as store:
+        game = store.games()[0]
+        assert game.status == "finished", lines
+        assert [f"{m.position} {m.word}" for m in store.moves(game.id) if m.kind == "play"] == recorded

@@ -25,7 +25,7 @@ PLAYERS = ["Ann", "Ben"]
 MOVES = ["8D HOUSE", "D8 .ALO", "11D .X", "H8 .AT", "10H .RAY"]
 END_RACKS = {"0": "EI", "1": "DN"}
 FPS = 2.0
-WIDTH, HEIGHT = 960, 720
+WIDTH, HEIGHT = 1080, 720
 LEAD, HAND, STILL = 4, 2, 4  # frames: empty board at the start; a hand over the board; the settled board
 SYNTH_FPS, SYNTH_PX = 4.0, 720
 
@@ -46,36 +46,48 @@ def board_rows_after(moves: list[str]) -> list[list[str]]:
 
 
 def draw_board(rows: list[str], rng: np.random.Generator, hand: bool = False) -> np.ndarray:
-    """A plain overhead picture: table, board with premium squares, cream tiles with letters, a slight tilt."""
+    """A plain overhead picture in the look of a common board: white border, green squares, red/pink word and
+    blue letter premiums, cream tiles with the letter and its value, seen slightly tilted on a wooden table."""
     from tilecam.engine.layout import Layout
+    from tilecam.engine.tiles import TileSet
 
-    layout = Layout.load()
-    side = 600
-    board = np.full((side, side, 3), (200, 215, 205), np.uint8)
-    cell = side / 15
-    colours = {"TW": (60, 60, 200), "DW": (160, 170, 240), "TL": (200, 120, 40), "DL": (230, 200, 150), "": None}
+    layout, tiles = Layout.load(), TileSet.load("english")
+    cell, border = 52, 26
+    side = 15 * cell + 2 * border
+    board = np.full((side, side, 3), (200, 198, 196), np.uint8)           # the white border (BGR)
+    # Colours sampled from photos of a real board (shared/data/real-boards), so the picture looks like one.
+    colours = {"TW": (41, 36, 195), "DW": (107, 112, 214), "TL": (139, 71, 1), "DL": (186, 142, 72),
+               "": (55, 97, 4)}
     for r in range(15):
         for c in range(15):
-            x0, y0 = int(c * cell), int(r * cell)
-            x1, y1 = int((c + 1) * cell), int((r + 1) * cell)
-            colour = colours[layout.premium(r, c)]
-            if colour:
-                cv2.rectangle(board, (x0, y0), (x1, y1), colour, -1)
-            cv2.rectangle(board, (x0, y0), (x1, y1), (90, 100, 90), 1)
+            x0, y0 = border + c * cell, border + r * cell
+            cv2.rectangle(board, (x0, y0), (x0 + cell, y0 + cell), colours[layout.premium(r, c)], -1)
+            cv2.rectangle(board, (x0, y0), (x0 + cell, y0 + cell), (30, 60, 0), 1)
+    for r in range(15):
+        for c in range(15):
             ch = rows[r][c]
-            if ch != ".":
-                cv2.rectangle(board, (x0 + 2, y0 + 2), (x1 - 2, y1 - 2), (170, 215, 240), -1)
-                text = ch.upper()
-                (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_DUPLEX, 1.0, 2)
-                cv2.putText(board, text, (x0 + int((cell - tw) / 2), y0 + int((cell + th) / 2)),
-                            cv2.FONT_HERSHEY_DUPLEX, 1.0, (30, 30, 30), 2, cv2.LINE_AA)
-    frame = np.full((HEIGHT, WIDTH, 3), (70, 95, 120), np.uint8)
+            if ch == ".":
+                continue
+            x0, y0 = border + c * cell, border + r * cell
+            cv2.rectangle(board, (x0 + 3, y0 + 3), (x0 + cell - 3, y0 + cell - 3), (200, 230, 240), -1)
+            cv2.rectangle(board, (x0 + 3, y0 + 3), (x0 + cell - 3, y0 + cell - 3), (150, 180, 195), 1)
+            letter = ch.upper()
+            (tw, th), _ = cv2.getTextSize(letter, cv2.FONT_HERSHEY_DUPLEX, 1.05, 2)
+            cv2.putText(board, letter, (x0 + (cell - tw) // 2 - 2, y0 + (cell + th) // 2 - 1),
+                        cv2.FONT_HERSHEY_DUPLEX, 1.05, (25, 25, 25), 2, cv2.LINE_AA)
+            if not ch.islower():
+                cv2.putText(board, str(tiles.value(letter)), (x0 + cell - 15, y0 + cell - 7),
+                            cv2.FONT_HERSHEY_SIMPLEX, 0.35, (25, 25, 25), 1, cv2.LINE_AA)
+    frame = np.zeros((HEIGHT, WIDTH, 3), np.uint8)
+    wood = np.linspace(0, 1, WIDTH)[None, :, None]
+    frame[:] = (np.array([102, 134, 154]) * (0.85 + 0.15 * np.sin(wood * 40))).astype(np.uint8)  # a wooden table
     src = np.float32([[0, 0], [side, 0], [side, side], [0, side]])
-    dst = np.float32([[190, 70], [790, 80], [800, 670], [180, 660]])
+    dst = np.float32([[200, 28], [872, 34], [878, 700], [192, 694]])
     warp = cv2.getPerspectiveTransform(src, dst)
     cv2.warpPerspective(board, warp, (WIDTH, HEIGHT), frame, borderMode=cv2.BORDER_TRANSPARENT)
     if hand:
-        cv2.ellipse(frame, (560, 600), (150, 260), 15, 0, 360, (120, 150, 200), -1)
+        cv2.ellipse(frame, (640, 610), (150, 260), 15, 0, 360, (120, 150, 200), -1)
+    frame = cv2.GaussianBlur(frame, (3, 3), 0)                                     # a camera's softness
     noise = rng.normal(0, 2.0, frame.shape)
     return np.clip(frame + noise, 0, 255).astype(np.uint8)
 
