@@ -257,14 +257,175 @@ def render_specs(specs: Sequence[FrameSpec], tileset: str, seed: int, image_px: 
     return list(iter_render(specs, tileset, seed, image_px))
 
 
-def iter_render(specs: Sequence[FrameSpec], tileset: str, seed: int, image_px: int = 384) -> Iterator[np.ndarray]:
-    """:func:`render_specs` one frame at a time (a whole game need not be held in memory)."""
+def iter_render(specs: Sequence[FrameSpec], tileset: str, seed: int, image_px: int = 384,
+                renderer: str | None = None) -> Iterator[np.ndarray]:
+    """:func:`render_specs` one frame at a time (a whole game need not be held in memory). ``renderer``:
+    ``"synth"`` (``tilecam.models.synth``), ``"photos"`` (:class:`PhotoCompositor`: real tile photos on a real
+    empty board), or None: synth when it is installed, else photos."""
+    if renderer is None:
+        renderer = "synth" if synth_available() else "photos"
+    if renderer == "photos":
+        compositor = PhotoCompositor.load(seed)
+        for spec in specs:
+            yield compositor.render(spec)
+        return
     from tilecam.models import synth
 
     scene_rng = np.random.default_rng(seed)
     scene = synth.sample_scene(scene_rng, tileset=tileset) if hasattr(synth, "sample_scene") else None
     for spec in specs:
         yield _render_one(synth, spec, scene, tileset, image_px, seed)
+
+
+def synth_available() -> bool:
+    try:
+        from tilecam.models import synth  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+# --- real photos as material -------------------------------------------------------------------------------------
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+PHOTO_GAMES = ("game03", "game04")      # photos the tile model was not trained on
+EMPTY_PHOTO = ("game03", "image-1")     # the board before any tile (the record opens with an exchange)
+
+
+class PhotoCompositor:
+    """Frames made of real photographs: the empty ScrabScrap board of ``EMPTY_PHOTO`` with, on each square, a tile
+    cut from one of the labelled photos of ``PHOTO_GAMES`` (same camera, so each tile keeps its real look; a tile
+    is carried from its square to another by the perspective of the two squares). A hand/arm is painted over the
+    board as a skin-coloured polygon with a soft shadow. Seeded: the tile picked for a square and letter is fixed
+    by (seed, square, letter)."""
+
+    def __init__(self, empty: np.ndarray, grid_to_image: np.ndarray, library: dict[str, list[tuple[np.ndarray,
+                 np.ndarray]]], seed: int) -> None:
+        self.empty = empty
+        self.h = grid_to_image
+        self.library = library          # label -> [(source image, source square quad)]
+        self.seed = seed
+        self._board: dict[tuple[int, int], str] = {}
+        self._image = empty.copy()
+
+    @classmethod
+    def load(cls, seed: int, shared: Path = SHARED, games: Sequence[str] = PHOTO_GAMES,
+             photos: int | None = None) -> "PhotoCompositor":
+        """The empty board and the tile library (cached per process); ``photos`` limits the photos per game."""
+        import cv2
+
+        from tilecam.vision.locate import locate_board
+
+        folder = shared / "data" / "real-boards" / "scrabscrap"
+        if not folder.is_dir():
+            raise FileNotFoundError(f"no real-board photos under {folder} (needed by the photo renderer)")
+        key = f"{folder}:{','.join(games)}:{photos}"
+        cache = _LIBRARY_CACHE.get(key)
+        if cache is None:
+            library: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {}
+            for game in games:
+                files = sorted((folder / game).glob("image-*.board.txt"), key=lambda p: int(p.name[6:-10]))
+                for label_file in files[-photos:] if photos else files:
+                    image = cv2.imread(str(label_file.with_name(label_file.name.replace(".board.txt", ".jpg"))))
+                    h = _grid_homography(locate_board(image).corners)
+                    rows = label_file.read_text(encoding="utf-8").split()
+                    for r, row in enumerate(rows):
+                        for c, ch in enumerate(row):
+                            if ch != ".":
+                                key = "?" if ch.islower() else ch
+                                library.setdefault(key, []).append((image, _square_quad(h, r, c)))
+            game, name = EMPTY_PHOTO
+            empty = cv2.imread(str(folder / game / f"{name}.jpg"))
+            cache = (empty, _grid_homography(locate_board(empty).corners), library)
+            _LIBRARY_CACHE[key] = cache
+        empty, h, library = cache
+        return cls(empty, h, library, seed)
+
+    def render(self, spec: FrameSpec) -> np.ndarray:
+        """The frame for ``spec``: tiles as in ``spec.rows`` (a nudged one moved), the arm, lighting, jitter."""
+        import cv2
+
+        wanted = {(r, c): ("?" if ch.islower() else ch) for r, row in enumerate(spec.rows)
+                  for c, ch in enumerate(row) if ch != "."}
+        for rc in set(self._board) | set(wanted):
+            if self._board.get(rc) != wanted.get(rc):
+                self._paint(rc, wanted.get(rc))
+        image = self._image
+        if spec.nudge is not None:
+            r, c, dx, dy = spec.nudge
+            if (r, c) in wanted:
+                image = image.copy()
+                self._paint_tile(image, (r, c), wanted[(r, c)], offset=(dx, dy))
+        if spec.hand:
+            image = image.copy() if image is self._image else image
+            pts = cv2.perspectiveTransform(np.array([spec.hand], np.float32), self.h)[0]
+            shadow = image.copy()
+            cv2.fillPoly(shadow, [np.round(pts + (14, 18)).astype(np.int32)], (0, 0, 0))
+            image = cv2.addWeighted(shadow, 0.35, image, 0.65, 0)
+            skin = np.array([120, 150, 205], np.float32) * (0.9 + 0.2 * ((sum(map(sum, spec.hand)) * 7.3) % 1))
+            cv2.fillPoly(image, [np.round(pts).astype(np.int32)], tuple(int(v) for v in skin))
+        if image is self._image:
+            image = image.copy()        # the caller gets its own frame; the composite board stays ours
+        return _post(image, spec, image.shape[1])
+
+    def _paint(self, rc: tuple[int, int], label: str | None) -> None:
+        if label is None:
+            quad = _square_quad(self.h, *rc)
+            mask = np.zeros(self.empty.shape[:2], np.uint8)
+            import cv2
+
+            cv2.fillConvexPoly(mask, np.round(_grow(quad, 1.08)).astype(np.int32), 1)
+            self._image[mask > 0] = self.empty[mask > 0]
+            self._board.pop(rc, None)
+        else:
+            self._paint_tile(self._image, rc, label)
+            self._board[rc] = label
+
+    def _paint_tile(self, image: np.ndarray, rc: tuple[int, int], label: str,
+                    offset: tuple[float, float] = (0.0, 0.0)) -> None:
+        import cv2
+
+        choices = self.library.get(label)
+        if not choices:
+            raise KeyError(f"no photo of a {label!r} tile")
+        rng = random.Random(f"{self.seed}:{rc}:{label}")
+        src, src_quad = choices[rng.randrange(len(choices))]
+        r, c = rc
+        dst_quad = _square_quad(self.h, r + offset[1], c + offset[0])
+        src_quad, dst_quad = _grow(src_quad, 1.04), _grow(dst_quad, 1.04)
+        x0, y0 = np.floor(dst_quad.min(axis=0)).astype(int) - 2
+        x1, y1 = np.ceil(dst_quad.max(axis=0)).astype(int) + 2
+        x0, y0 = max(x0, 0), max(y0, 0)
+        x1, y1 = min(x1, image.shape[1]), min(y1, image.shape[0])
+        m = cv2.getPerspectiveTransform(src_quad.astype(np.float32), (dst_quad - (x0, y0)).astype(np.float32))
+        patch = cv2.warpPerspective(src, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
+        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillConvexPoly(mask, np.round(dst_quad - (x0, y0)).astype(np.int32), 1)
+        region = image[y0:y1, x0:x1]
+        region[mask > 0] = patch[mask > 0]
+
+
+_LIBRARY_CACHE: dict[str, Any] = {}
+
+
+def _grid_homography(corners: np.ndarray) -> np.ndarray:
+    """Grid units (x = column, y = row, 0..15) → image pixels."""
+    import cv2
+
+    src = np.float32([[0, 0], [15, 0], [15, 15], [0, 15]])
+    return cv2.getPerspectiveTransform(src, np.asarray(corners, np.float32).reshape(4, 2))
+
+
+def _square_quad(h: np.ndarray, r: float, c: float) -> np.ndarray:
+    import cv2
+
+    pts = np.float32([[[c, r], [c + 1, r], [c + 1, r + 1], [c, r + 1]]])
+    return cv2.perspectiveTransform(pts, h)[0]
+
+
+def _grow(quad: np.ndarray, factor: float) -> np.ndarray:
+    centre = quad.mean(axis=0)
+    return centre + (quad - centre) * factor
 
 
 def _render_one(synth: Any, spec: FrameSpec, scene: Any, tileset: str, image_px: int, seed: int) -> np.ndarray:

@@ -104,3 +104,26 @@ def test_render_and_write_frames_with_a_stand_in_renderer(record, tmp_path, monk
     assert truth["events"] == video.truth and len(truth["frame_events"]) == len(video.frames)
     lines = (out / "events.jsonl").read_text().splitlines()
     assert [json.loads(x)["event"] for x in lines] == ["exchange"]
+
+
+def test_photo_compositor_paints_tiles_and_a_hand_where_the_spec_says(shared_dir):
+    import numpy as np
+
+    from tilecam.models.video import FrameSpec, PhotoCompositor, occluded_squares
+    from tilecam.vision.locate import locate_board
+
+    comp = PhotoCompositor.load(seed=1, shared=shared_dir, games=("game03",), photos=1)   # the last photo only
+    empty_rows = ("." * 15,) * 15
+    cat = tuple(r if i != 7 else "......." + "CAT" + "....." for i, r in enumerate(empty_rows))
+    blank = comp.render(FrameSpec(empty_rows))
+    with_cat = comp.render(FrameSpec(cat))
+    again = comp.render(FrameSpec(cat))
+    assert (with_cat == again).all() and (comp.render(FrameSpec(empty_rows)) == blank).all()
+    corners = locate_board(blank).corners
+    changed = np.argwhere(np.abs(with_cat.astype(int) - blank.astype(int)).sum(axis=2) > 60)
+    ys, xs = changed[:, 0], changed[:, 1]
+    cell = (corners[1][0] - corners[0][0]) / 15
+    assert corners[0][0] + 6.5 * cell < xs.mean() < corners[0][0] + 9.5 * cell    # around columns H–J
+    assert corners[0][1] + 7 * cell < ys.mean() < corners[0][1] + 8 * cell          # on row 8
+    hand = FrameSpec(cat, hand=((7.5, 19.0), (8.5, 19.0), (8.5, 8.5), (7.5, 8.5)))
+    assert occluded_squares(hand) and not (comp.render(hand) == with_cat).all()

@@ -129,6 +129,7 @@ class TrackerStats:
     track_s: list[float] = field(default_factory=list)       # reading -> events, per frame
     commit_s: list[float] = field(default_factory=list)      # settled reading -> committed events
     latency_s: list[float] = field(default_factory=list)     # settling frame in -> its events out (read included)
+    frame_s: list[float] = field(default_factory=list)       # every frame in -> out (gate, read, track)
 
 
 Reader = Callable[[Any], Any]
@@ -206,6 +207,7 @@ class MoveTracker:
             self._interrupted()
             self.status = "moving"
             self.stats.track_s.append(time.perf_counter() - t0)
+            self.stats.frame_s.append(time.perf_counter() - t0)
             return []
         if gate == "same":
             self.stats.reused += 1
@@ -219,6 +221,7 @@ class MoveTracker:
         events = self._track(reading, t)
         t2 = time.perf_counter()
         self.stats.track_s.append(t2 - t1)
+        self.stats.frame_s.append(t2 - t0)
         if events:
             self.stats.latency_s.append(t2 - t0)
         return events
