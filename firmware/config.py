@@ -64,7 +64,7 @@ class WebConfig:
     enabled: bool = True
     host: str = "0.0.0.0"
     port: int = 8000
-    threads: int = 64
+    threads: int = 128                       # each open live page holds one; 100 phones + pages and commands
     qr: bool = True                          # print a QR code of the URL in the terminal
 
 
