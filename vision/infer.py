@@ -172,28 +172,43 @@ class Reading:
         return cls(tuple("".join(row) for row in grid), conf, occ, alts)
 
     @classmethod
-    def from_board_reading(cls, reading: Any, top_k: int = 4, min_p: float = 0.01) -> "Reading":
+    def from_board_reading(cls, reading: Any, top_k: int = 4, min_p: float = 0.01,
+                           lone_unsure: int = 2) -> "Reading":
         """Adapt the vision reader's ``BoardReading`` (``grid``, ``confidence``, ``occluded``, and per-square class
-        probabilities ``probs`` over the class labels ``classes``/``labels``) to a :class:`Reading`."""
+        probabilities ``probs`` over the class labels ``classes``/``labels``) to a :class:`Reading`.
+
+        At most ``lone_unsure`` squares labelled ``#`` (occluded/unsure) in a reading are taken as the model being
+        unsure of a tile, not as a hand (a hand covers many squares): each gets its best other label, doubtfully,
+        so that one odd tile cannot keep the board from ever settling."""
         grid = tuple(str(row) for row in reading.grid)
         n = len(grid)
         conf = np.asarray(reading.confidence, dtype=float).reshape(n, n)
         occ_src = getattr(reading, "occluded", None)
-        occ = np.zeros((n, n), dtype=bool) if occ_src is None else np.asarray(occ_src, dtype=bool).reshape(n, n)
+        occ = np.zeros((n, n), dtype=bool) if occ_src is None else np.array(occ_src, dtype=bool).reshape(n, n)
         alts: dict[tuple[int, int], tuple[tuple[str, float], ...]] = {}
         probs = getattr(reading, "probs", None)
         classes = _class_labels(reading)
         if probs is not None and classes is not None:
             p = np.asarray(probs, dtype=float).reshape(n * n, -1)
             if p.shape[1] == len(classes):
-                order = np.argsort(-p, axis=1)[:, :top_k]
+                lone = sum(row.count(OCCLUDED) for row in grid) <= lone_unsure
+                rows = [list(row) for row in grid]
+                conf = conf.copy()
+                order = np.argsort(-p, axis=1)[:, :top_k + 1]
                 for i in range(n * n):
                     r, c = divmod(i, n)
                     if grid[r][c] == EMPTY or conf[r, c] >= 0.999:
                         continue
                     opts = tuple((classes[j], float(p[i, j])) for j in order[i] if p[i, j] >= min_p)
+                    if grid[r][c] == OCCLUDED and lone:
+                        opts = tuple(o for o in opts if o[0] != OCCLUDED)
+                        if not opts:
+                            continue
+                        rows[r][c], conf[r, c] = opts[0]
+                        occ[r, c] = False
                     if opts:
-                        alts[(r, c)] = opts
+                        alts[(r, c)] = opts[:top_k]
+                grid = tuple("".join(row) for row in rows)
         return cls(grid, conf, occ, alts)
 
 
@@ -267,6 +282,7 @@ class ResolvePolicy:
     max_ratio: float = 50.0
     max_combinations: int = 4096
     max_blank_assignments: int = 2
+    unsure_blank_weight: float = 0.25   # a doubtful "blank" yields to a letter also seen (2 blanks in 100 tiles)
     tolerate_missing: int = 0      # committed tiles read empty (away from new tiles) taken as misreadings, at most
 
 
@@ -317,9 +333,10 @@ def _cell_options(reading: Reading, r: int, c: int, tileset: TileSet, policy: Re
     opts = [(a, p) for a, p in reading.options(r, c) if a in allowed]
     if opts and opts[0][1] >= policy.clear and unseen[opts[0][0]] > 0:
         return opts[:1]
-    kept = [(a, p) for a, p in opts if p >= policy.min_alternative and unseen[a] > 0]
+    kept = [(a, p * policy.unsure_blank_weight if a == BLANK else p) for a, p in opts
+            if p >= policy.min_alternative and unseen[a] > 0]
     if kept:
-        return kept
+        return sorted(kept, key=lambda o: -o[1])
     # Nothing the model offers is still unseen (a fifth S read clearly): every unseen tile stays possible, at the
     # probability floor; the model's other readings rank them first.
     floor = policy.min_alternative / 10
