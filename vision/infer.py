@@ -279,7 +279,7 @@ class ResolvePolicy:
 
     clear: float = 0.9
     min_alternative: float = 0.03
-    max_ratio: float = 50.0
+    max_ratio: float = 4.0
     max_combinations: int = 4096
     max_blank_assignments: int = 2
     unsure_blank_weight: float = 0.25   # a doubtful "blank" yields to a letter also seen (2 blanks in 100 tiles)
