@@ -169,3 +169,41 @@ def test_tolerated_missing_tile_is_a_misreading_but_a_shifted_one_is_not():
     # the T slid one square right: next to the new square, so still no move
     shifted = rows_with(("8H", "CA"), ("8K", "T"))
     assert interpret(board, Reading.from_rows(shifted), EN, None, policy=lenient).kind == "disturbed"
+
+
+class _FakeBoardReading:
+    """What tilecam.vision.read returns, as far as move inference looks at it."""
+
+    def __init__(self, labels_probs: dict, classes=(".", "A", "C", "T", "?", "#")):
+        import numpy as np
+
+        self.classes = classes
+        self.probs = np.zeros((225, len(classes)))
+        self.probs[:, 0] = 1.0
+        for (r, c), dist in labels_probs.items():
+            self.probs[r * 15 + c] = [dist.get(k, 0.0) for k in classes]
+        best = self.probs.argmax(axis=1)
+        self.grid = tuple("".join(classes[best[r * 15 + c]] for c in range(15)) for r in range(15))
+        self.confidence = self.probs.max(axis=1).reshape(15, 15)
+        self.occluded = np.array([[ch == "#" for ch in row] for row in self.grid])
+
+
+def test_vision_reading_adapter_lone_unsure_squares_and_hands():
+    from tilecam.vision.infer import as_reading
+
+    cat = {(7, 7): {"C": 0.99}, (7, 8): {"#": 0.6, "A": 0.35, ".": 0.05}, (7, 9): {"T": 0.97, "?": 0.03}}
+    fake = _FakeBoardReading(cat)
+    reading = as_reading(fake)
+    assert reading.grid[7][7:10] == "CAT" and not reading.any_occluded
+    assert reading.options(7, 8)[0] == ("A", 0.35) and fake.occluded[7, 8]     # the vision reading is untouched
+    assert str(resolve_move(Board(), reading, [(7, 7), (7, 8), (7, 9)], EN).placement) == "8H CAT"
+    hand = {(r, c): {"#": 0.9, ".": 0.1} for r in range(3) for c in range(2)}
+    assert as_reading(_FakeBoardReading({**cat, **hand})).any_occluded
+
+
+def test_an_unsure_blank_yields_to_a_letter_the_model_also_sees():
+    rows = rows_with(("8H", "CAT"))
+    reading = Reading.from_rows(rows, uncertain={(7, 8): [("?", 0.55), ("A", 0.4)]})
+    assert str(resolve_move(Board(), reading, squares_of("8H", "CAT"), EN).placement) == "8H CAT"
+    sure = Reading.from_rows(rows, uncertain={(7, 8): [("?", 0.93), ("A", 0.05)]})
+    assert resolve_move(Board(), sure, squares_of("8H", "CAT"), EN).pending_blanks == ((7, 8),)
