@@ -42,7 +42,7 @@ class ScriptConfig:
     enter_frames: int = 2          # the arm reaching in
     per_tile_frames: int = 2       # over a square, then the tile is down (hand still there)
     leave_frames: int = 2
-    still_frames: int = 6          # the board left alone after a turn
+    still_frames: int = 8          # the board left alone after a turn (0.8 s: a jitter in it still leaves 3)
     p_hesitate: float = 0.15       # per tile: the hand hovers over a square a while
     p_nudge: float = 0.2           # per play: a placed tile is nudged (the hand over it again)
     p_jitter: float = 0.01         # per still frame: the camera shakes for one frame
