@@ -22,7 +22,7 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 PLAYERS = ["Ann", "Ben"]
-MOVES = ["8D HOUSE", "D8 .ALO", "11D .X", "H8 .AT", "10H .RAY"]
+MOVES = ["8D HOUSE", "D8 .ALO", "11D .X", "H8 .AT", "10H .RAP"]  # letters the shipped model reads here
 END_RACKS = {"0": "EI", "1": "DN"}
 FPS = 2.0
 WIDTH, HEIGHT = 1080, 720
