@@ -4,9 +4,9 @@
 
 The clip is a zip of JPEG frames (natural order) plus ``game.json`` (fps, players, the moves as GCG placements, the
 racks left at the end — the daemon ends the game with them, as players would on the web page). Each move is a hand
-over the board for a moment, then the board still with the new tiles. Frames are drawn by the project's synthetic
-renderer (``tilecam.models.synth``) when it is installed, else by the simple drawing below; the output is
-deterministic for a given renderer.
+over the board for a moment, then the board still with the new tiles. Frames are drawn below in the colours of a
+real board (the shipped tile model reads them; a test checks the whole demo is scored), or with ``--synth`` by the
+project's synthetic renderer (``tilecam.models.synth``) when it is installed. The output is deterministic.
 """
 
 from __future__ import annotations
@@ -141,10 +141,13 @@ def write_clip(out: Path, frames: list[np.ndarray], fps: float = FPS, quality: i
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=HERE / "demo_game.zip")
-    parser.add_argument("--simple", action="store_true", help="use the simple drawing even if synth is installed")
+    parser.add_argument("--synth", action="store_true",
+                        help="render with tilecam.models.synth (if installed) instead of the drawing; check the result "
+                             "with tests/test_firmware_daemon.py::test_the_bundled_demo_is_scored_through_the_real_"
+                             "vision_pipeline")
     parser.add_argument("--quality", type=int, default=80, help="JPEG quality")
     args = parser.parse_args()
-    rendered = None if args.simple else render_with_synth(MOVES, seed=2026)
+    rendered = render_with_synth(MOVES, seed=2026) if args.synth else None
     if rendered is None:
         frames, fps, renderer = render_frames(), FPS, "simple drawing"
     else:
