@@ -528,3 +528,21 @@ def test_the_bundled_demo_is_scored_through_the_real_vision_pipeline(tmp_path):
         game = store.games()[0]
         assert game.status == "finished", lines
         assert [f"{m.position} {m.word}" for m in store.moves(game.id) if m.kind == "play"] == recorded
+
+
+def test_a_taken_port_is_a_clear_startup_error(tmp_path):
+    import socket
+
+    from tilecam.firmware.daemon import StartupError
+
+    holder = socket.socket()
+    holder.bind(("127.0.0.1", 0))
+    holder.listen()
+    port = holder.getsockname()[1]
+    cfg = quiet_config(tmp_path).replace("web", enabled=True, host="127.0.0.1", port=port, threads=16)
+    clip = write_clip(tmp_path / "g.zip", game_frames(MOVES[:1]), end_racks=None)
+    try:
+        with pytest.raises(StartupError, match=f"cannot listen on 127.0.0.1:{port}.*--port"):
+            Daemon(cfg, say=lambda s: None, source=ZipFramesSource(clip), tracker=StandInTracker(["." * 15] * 15)).run(5)
+    finally:
+        holder.close()
