@@ -1,0 +1,469 @@
+"""Synthetic photos of Scrabble boards, seeded and deterministic, with their truth.
+
+A frame is drawn in two steps: the flat board (squares, premiums, grid lines, frame, tiles with letters and values,
+an optional arm) at ``CELL`` pixels a square, then one perspective warp onto a table seen by a tilted camera, with
+lighting, lens distortion, blur, noise and JPEG artefacts on top. The truth comes with it: the playing grid's corners
+in the image (``corners``, in grid order: row 1 / column A first), the grid text and the squares under the arm.
+
+Styles combine a board design, a tile look and a font. Some combinations are held out of training
+(``HELDOUT_STYLES``), as are the seeds in ``HELDOUT_SEEDS``, so evaluation runs on looks the model never saw.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+CELL = 40                       # flat board: pixels per square
+SIZE = 15
+FONT_DIR = Path(__file__).resolve().parent / "fonts"
+
+# Board designs: plain square, TW, DW, TL, DL, grid line, frame colours (BGR).
+BOARDS = {
+    "classic": dict(plain=(170, 205, 222), TW=(50, 50, 200), DW=(150, 150, 235), TL=(140, 80, 30),
+                    DL=(220, 200, 150), line=(235, 240, 240), frame=(40, 40, 110)),
+    "mattel": dict(plain=(70, 120, 30), TW=(45, 45, 200), DW=(140, 135, 235), TL=(170, 100, 35),
+                   DL=(215, 190, 130), line=(200, 225, 200), frame=(30, 70, 20)),
+    "hasbro": dict(plain=(235, 238, 240), TW=(40, 110, 235), DW=(90, 90, 220), TL=(120, 170, 60),
+                   DL=(210, 160, 80), line=(180, 185, 190), frame=(200, 205, 210)),
+    "scrabscrap": dict(plain=(60, 125, 20), TW=(40, 40, 210), DW=(120, 120, 240), TL=(170, 90, 20),
+                       DL=(220, 180, 120), line=(30, 70, 10), frame=(235, 240, 240)),
+}
+TILES = {   # face colour (BGR), letter colour, grain strength
+    "ivory": ((200, 225, 238), (30, 30, 30), 0.0),
+    "wood": ((130, 180, 215), (25, 25, 35), 0.10),
+    "cream": ((185, 215, 232), (10, 10, 10), 0.03),
+}
+FONTS = {
+    "sans": "DejaVuSans-Bold.ttf",
+    "serif": "DejaVuSerif-Bold.ttf",
+    "mono": "DejaVuSansMono-Bold.ttf",
+    "stix": "STIXGeneralBol.ttf",
+}
+ALL_STYLES = tuple(f"{b}/{t}/{f}" for b, t, f in itertools.product(BOARDS, TILES, FONTS))
+#: Held out of training: a whole font, and one board/tile pairing in every font.
+HELDOUT_STYLES = tuple(s for s in ALL_STYLES if s.endswith("/stix") or s.startswith("hasbro/wood/"))
+TRAIN_STYLES = tuple(s for s in ALL_STYLES if s not in HELDOUT_STYLES)
+TRAIN_SEEDS = range(0, 500_000)
+HELDOUT_SEEDS = range(900_000, 901_000)
+
+SKIN = ((150, 180, 225), (120, 150, 205), (90, 120, 175), (60, 85, 130), (175, 195, 235))
+
+
+@dataclass(frozen=True)
+class Scene:
+    """What stays the same over a video: the look, the camera and the light."""
+
+    style: str
+    tilt_deg: float             # camera tilt from looking straight down
+    tilt_dir_deg: float         # which way the camera leans
+    roll_deg: float             # the board's turn in the picture
+    fill: float                 # board side / shorter image side
+    offset: tuple[float, float]  # board centre offset, fraction of the image
+    frame_frac: float           # board frame width in squares
+    k1: float                   # radial lens distortion
+    light: tuple[float, float, float]    # colour temperature gains (B, G, R)
+    gradient: tuple[float, float, float]  # brightness gradient: angle, strength, base
+    glare: tuple[float, float, float, float]   # x, y (fractions), radius (fraction), strength
+    shadow: tuple[float, float, float]   # band angle, position, darkness
+    table: tuple[int, int, int]
+    blur: float
+    noise: float
+    jpeg: int
+    tileset: str = "english"
+    distractors: int = 3
+
+
+@dataclass(frozen=True, eq=False)
+class Render:
+    image: np.ndarray = field(repr=False)
+    corners: np.ndarray
+    grid: tuple[str, ...]
+    occluded: np.ndarray = field(repr=False)
+    style: str
+
+
+def sample_scene(rng: np.random.Generator, tileset: str = "english", styles=None) -> Scene:
+    pool = tuple(styles) if styles else TRAIN_STYLES
+    return Scene(
+        style=pool[int(rng.integers(len(pool)))],
+        tilt_deg=float(rng.uniform(0, 35)), tilt_dir_deg=float(rng.uniform(0, 360)),
+        roll_deg=float(rng.uniform(0, 360)) if rng.random() < 0.5 else float(rng.normal(0, 6)),
+        fill=float(rng.uniform(0.62, 0.92)), offset=(float(rng.uniform(-0.06, 0.06)), float(rng.uniform(-0.05, 0.05))),
+        frame_frac=float(rng.uniform(0.25, 0.9)), k1=float(rng.uniform(-0.06, 0.02)),
+        light=tuple(float(v) for v in (rng.uniform(0.85, 1.1), 1.0, rng.uniform(0.9, 1.15))),
+        gradient=(float(rng.uniform(0, 2 * np.pi)), float(rng.uniform(0, 0.35)), float(rng.uniform(0.8, 1.1))),
+        glare=(float(rng.uniform(0.2, 0.8)), float(rng.uniform(0.2, 0.8)), float(rng.uniform(0.05, 0.2)),
+               float(rng.uniform(0, 0.5)) if rng.random() < 0.5 else 0.0),
+        shadow=(float(rng.uniform(0, np.pi)), float(rng.uniform(-0.5, 0.5)),
+                float(rng.uniform(0.1, 0.4)) if rng.random() < 0.4 else 0.0),
+        table=tuple(int(v) for v in rng.integers(30, 200, 3)),
+        blur=float(rng.uniform(0, 1.1)), noise=float(rng.uniform(1, 6)), jpeg=int(rng.integers(60, 96)),
+        tileset=tileset, distractors=int(rng.integers(0, 5)),
+    )
+
+
+# --- glyphs and tiles ---------------------------------------------------------------------------------------------
+
+@functools.lru_cache(maxsize=None)
+def _font(name: str, px: int):
+    from PIL import ImageFont
+
+    return ImageFont.truetype(str(FONT_DIR / FONTS[name]), px)
+
+
+@functools.lru_cache(maxsize=4096)
+def _glyph(font: str, text: str, px: int) -> np.ndarray:
+    """Coverage (0..1 float32) of ``text`` drawn in ``font``, cropped to its ink."""
+    from PIL import Image, ImageDraw
+
+    f = _font(font, px)
+    box = f.getbbox(text)
+    w, h = max(1, box[2] - box[0]), max(1, box[3] - box[1])
+    img = Image.new("L", (w + 2, h + 2), 0)
+    ImageDraw.Draw(img).text((1 - box[0], 1 - box[1]), text, fill=255, font=f)
+    return np.asarray(img, np.float32) / 255.0
+
+
+def _stamp(canvas: np.ndarray, glyph: np.ndarray, x: float, y: float, colour) -> None:
+    """Blend ``glyph`` into ``canvas`` with its centre at (x, y)."""
+    gh, gw = glyph.shape
+    x0, y0 = int(round(x - gw / 2)), int(round(y - gh / 2))
+    x1, y1 = x0 + gw, y0 + gh
+    cx0, cy0, cx1, cy1 = max(x0, 0), max(y0, 0), min(x1, canvas.shape[1]), min(y1, canvas.shape[0])
+    if cx0 >= cx1 or cy0 >= cy1:
+        return
+    a = glyph[cy0 - y0:cy1 - y0, cx0 - x0:cx1 - x0, None]
+    roi = canvas[cy0:cy1, cx0:cx1].astype(np.float32)
+    canvas[cy0:cy1, cx0:cx1] = (roi * (1 - a) + np.asarray(colour, np.float32) * a).astype(np.uint8)
+
+
+def _tile_patch(letter: str, blank: bool, value: int, tile_style: str, font: str, rng: np.random.Generator
+                ) -> np.ndarray:
+    """One tile seen from above, ``CELL`` square with a bevel (BGR uint8)."""
+    face, ink, grain = TILES[tile_style]
+    p = CELL - 2
+    tone = np.asarray(face, np.float32) * rng.uniform(0.93, 1.05)
+    patch = np.empty((p, p, 3), np.float32)
+    patch[:] = tone
+    if grain:
+        yy = np.arange(p, dtype=np.float32)[:, None]
+        phase, freq = rng.uniform(0, 6.3), rng.uniform(0.25, 0.6)
+        stripes = 1 + grain * np.sin(yy * freq + phase + 2 * np.sin(np.arange(p)[None, :] * 0.05))
+        patch *= stripes[..., None]
+    bevel = max(2, p // 12)
+    patch[:bevel] *= 1.1
+    patch[:, :bevel] *= 1.06
+    patch[-bevel:] *= 0.78
+    patch[:, -bevel:] *= 0.84
+    patch = np.clip(patch, 0, 255).astype(np.uint8)
+    if not blank:
+        size = int(p * rng.uniform(0.58, 0.7))
+        _stamp(patch, _glyph(font, letter, size), p * 0.46, p * 0.46, ink)
+        _stamp(patch, _glyph(font, str(value), max(7, int(p * 0.24))), p * 0.8, p * 0.8, ink)
+    return patch
+
+
+# --- the flat board -----------------------------------------------------------------------------------------------
+
+@functools.lru_cache(maxsize=16)
+def _board_base(design: str, frame_px: int) -> np.ndarray:
+    from tilecam.engine.layout import Layout
+
+    colours = BOARDS[design]
+    layout = Layout.load()
+    side = SIZE * CELL + 2 * frame_px
+    img = np.empty((side, side, 3), np.uint8)
+    img[:] = colours["frame"]
+    for r in range(SIZE):
+        for c in range(SIZE):
+            premium = layout.premium(r, c) or "plain"
+            y, x = frame_px + r * CELL, frame_px + c * CELL
+            img[y:y + CELL, x:x + CELL] = colours[premium]
+            if premium != "plain":
+                label = {"TW": "TW", "DW": "DW", "TL": "TL", "DL": "DL"}[premium]
+                tint = tuple(int(v * 0.75) for v in colours[premium])
+                cv2.putText(img, label, (x + 9, y + 26), cv2.FONT_HERSHEY_SIMPLEX, 0.42, tint, 1, cv2.LINE_AA)
+    cy, cx = frame_px + 7.5 * CELL, frame_px + 7.5 * CELL
+    star = np.array([[cx + 12 * np.cos(a) * (1 if i % 2 == 0 else 0.45), cy + 12 * np.sin(a) * (1 if i % 2 == 0 else 0.45)]
+                     for i, a in enumerate(np.linspace(-np.pi / 2, 1.5 * np.pi, 10, endpoint=False))], np.int32)
+    cv2.fillPoly(img, [star], (30, 30, 30), cv2.LINE_AA)
+    for i in range(SIZE + 1):
+        p = frame_px + i * CELL
+        cv2.line(img, (frame_px, p), (frame_px + SIZE * CELL, p), colours["line"], 2)
+        cv2.line(img, (p, frame_px), (p, frame_px + SIZE * CELL), colours["line"], 2)
+    return img
+
+
+def _flat_board(scene: Scene, grid: tuple[str, ...], rng: np.random.Generator, hand) -> tuple[np.ndarray, int]:
+    design, tile_style, font = scene.style.split("/")
+    frame_px = int(round(scene.frame_frac * CELL))
+    img = _board_base(design, frame_px).copy()
+    values = _values(scene.tileset)
+    for r, row in enumerate(grid):
+        for c, ch in enumerate(row):
+            if ch in ".#":
+                continue
+            blank = ch == "?" or ch.islower()
+            letter = ch.upper()
+            patch = _tile_patch(letter, blank, values.get(letter, 1), tile_style, font, rng)
+            angle = rng.normal(0, 1.8)
+            dx, dy = rng.normal(0, 0.035 * CELL, 2)
+            cx, cy = frame_px + (c + 0.5) * CELL + dx, frame_px + (r + 0.5) * CELL + dy
+            _paste_rotated(img, patch, cx, cy, angle)
+    if hand:
+        _draw_arm(img, hand, frame_px, rng)
+    return img, frame_px
+
+
+def _paste_rotated(img: np.ndarray, patch: np.ndarray, cx: float, cy: float, angle: float) -> None:
+    p = patch.shape[0]
+    m = cv2.getRotationMatrix2D((p / 2, p / 2), angle, 1.0)
+    m[:, 2] += (cx - p / 2, cy - p / 2)
+    x0, y0 = int(cx - p), int(cy - p)
+    m[:, 2] -= (x0, y0)
+    w = 2 * p
+    roi = img[y0:y0 + w, x0:x0 + w]
+    if roi.shape[:2] != (w, w):
+        return
+    # A soft shadow to the bottom right, then the tile.
+    shadow = np.zeros((w, w), np.float32)
+    ms = m.copy()
+    ms[:, 2] += 2
+    shadow = cv2.warpAffine(np.ones((p, p), np.float32), ms, (w, w))
+    shadow = cv2.GaussianBlur(shadow, (5, 5), 0)[..., None] * 0.35
+    roi[:] = (roi * (1 - shadow)).astype(np.uint8)
+    warped = cv2.warpAffine(patch, m, (w, w), flags=cv2.INTER_LINEAR)
+    mask = cv2.warpAffine(np.ones((p, p), np.float32), m, (w, w))[..., None]
+    roi[:] = (roi * (1 - mask) + warped * mask).astype(np.uint8)
+
+
+def _draw_arm(img: np.ndarray, hand, frame_px: int, rng: np.random.Generator) -> None:
+    pts = np.array([[frame_px + x * CELL, frame_px + y * CELL] for x, y in hand], np.float32)
+    colour = np.asarray(SKIN[int(rng.integers(len(SKIN)))], np.float32)
+    layer = np.zeros(img.shape[:2], np.uint8)
+    cv2.fillPoly(layer, [pts.astype(np.int32)], 255, cv2.LINE_AA)
+    shadow = cv2.GaussianBlur(np.roll(layer, (14, 10), axis=(0, 1)), (31, 31), 0).astype(np.float32) / 255 * 0.45
+    img[:] = (img * (1 - shadow[..., None])).astype(np.uint8)
+    a = cv2.GaussianBlur(layer, (5, 5), 0).astype(np.float32)[..., None] / 255
+    dist = cv2.distanceTransform(layer, cv2.DIST_L2, 5)
+    shade = 0.75 + 0.35 * np.clip(dist / (dist.max() + 1e-3), 0, 1)
+    img[:] = np.clip(img * (1 - a) + (colour * shade[..., None]) * a, 0, 255).astype(np.uint8)
+
+
+def occluded_squares(hand, threshold: float = 0.3) -> np.ndarray:
+    """Squares of which more than ``threshold`` lies under the polygon ``hand`` (grid units)."""
+    out = np.zeros((SIZE, SIZE), bool)
+    if not hand:
+        return out
+    k = 8
+    layer = np.zeros((SIZE * k, SIZE * k), np.uint8)
+    cv2.fillPoly(layer, [np.round(np.array(hand, np.float32) * k).astype(np.int32)], 1)
+    cover = layer.reshape(SIZE, k, SIZE, k).mean(axis=(1, 3))
+    return cover > threshold
+
+
+@functools.lru_cache(maxsize=4)
+def _values(tileset: str) -> dict[str, int]:
+    from tilecam.engine.tiles import TileSet
+
+    ts = TileSet.load(tileset)
+    return {letter: ts.value(letter) for letter in ts.letters}
+
+
+# --- random positions ---------------------------------------------------------------------------------------------
+
+def random_grid(rng: np.random.Generator, tileset: str = "english", tiles: int | None = None) -> tuple[str, ...]:
+    """A plausible position: crossing runs of letters drawn from the tile set's bag, starting through the centre."""
+    from tilecam.engine.tiles import TileSet
+
+    ts = TileSet.load(tileset)
+    bag = [l for l in ts.letters for _ in range(ts.count(l))] + ["?"] * ts.blanks
+    target = int(rng.integers(0, 101)) if tiles is None else tiles
+    board = [["."] * SIZE for _ in range(SIZE)]
+    placed = 0
+    for attempt in range(400):
+        if placed >= target:
+            break
+        length = int(rng.integers(2, 9))
+        across = bool(rng.integers(2))
+        if placed == 0:   # the first word covers the centre star
+            off = int(rng.integers(0, length))
+            r, c = (7, 7 - off) if across else (7 - off, 7)
+        else:
+            cells = [(i, j) for i in range(SIZE) for j in range(SIZE) if board[i][j] != "."]
+            ar, ac = cells[int(rng.integers(len(cells)))]
+            off = int(rng.integers(0, length))
+            r, c = (ar, ac - off) if across else (ar - off, ac)
+        squares = [(r, c + k) if across else (r + k, c) for k in range(length)]
+        if any(not (0 <= i < SIZE and 0 <= j < SIZE) for i, j in squares):
+            continue
+        for i, j in squares:
+            if board[i][j] == "." and placed < target:
+                board[i][j] = bag[int(rng.integers(len(bag)))]
+                placed += 1
+    return tuple("".join(row) for row in board)
+
+
+def random_arm(rng: np.random.Generator) -> list[tuple[float, float]]:
+    """An arm reaching in over one edge of the board towards a square (grid units)."""
+    tx, ty = rng.uniform(1, 14, 2)
+    side = int(rng.integers(4))
+    ex, ey = [(tx, -6), (21, ty), (tx, 21), (-6, ty)][side]
+    d = np.array([tx - ex, ty - ey])
+    d /= np.linalg.norm(d)
+    n = np.array([-d[1], d[0]])
+    w_arm, w_hand = rng.uniform(0.9, 1.4), rng.uniform(1.0, 1.5)
+    tip = np.array([tx, ty])
+    pts = [np.array([ex, ey]) + n * w_arm, tip - d * 0.8 + n * w_hand, tip + d * 0.6, tip - d * 0.8 - n * w_hand,
+           np.array([ex, ey]) - n * w_arm]
+    return [(float(x), float(y)) for x, y in pts]
+
+
+# --- the camera -----------------------------------------------------------------------------------------------------
+
+def _camera_homography(scene: Scene, flat_side: int, size: tuple[int, int]) -> np.ndarray:
+    """Flat board pixels → image pixels for a board on the table seen by the scene's camera."""
+    w, h = size
+    half = flat_side / 2
+    pts = np.array([[-half, -half, 0], [half, -half, 0], [half, half, 0], [-half, half, 0]], np.float64)
+    roll = np.deg2rad(scene.roll_deg)
+    rz = np.array([[np.cos(roll), -np.sin(roll), 0], [np.sin(roll), np.cos(roll), 0], [0, 0, 1]])
+    tilt, direction = np.deg2rad(scene.tilt_deg), np.deg2rad(scene.tilt_dir_deg)
+    axis = np.array([np.cos(direction), np.sin(direction), 0.0])
+    k = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]], [-axis[1], axis[0], 0]])
+    rt = np.eye(3) + np.sin(tilt) * k + (1 - np.cos(tilt)) * (k @ k)
+    world = pts @ rz.T @ rt.T
+    distance = 2.6 * flat_side
+    z = world[:, 2] + distance
+    proj = world[:, :2] / z[:, None]
+    span = np.ptp(proj, axis=0).max()
+    scale = scene.fill * min(w, h) / span
+    centre = np.array([w / 2 + scene.offset[0] * w, h / 2 + scene.offset[1] * h])
+    img_pts = (proj - proj.mean(axis=0)) * scale + centre
+    src = np.array([[0, 0], [flat_side, 0], [flat_side, flat_side], [0, flat_side]], np.float32)
+    return cv2.getPerspectiveTransform(src, img_pts.astype(np.float32))
+
+
+TABLE_COLOURS = ((60, 90, 130), (40, 60, 95), (90, 130, 170), (120, 120, 120), (200, 205, 210), (50, 50, 55),
+                 (70, 110, 90), (140, 160, 190))
+
+
+def _table(scene: Scene, size: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
+    """Wood or cloth: a base colour with grain stripes and blotches, drawn small and scaled up."""
+    w, h = size
+    sw, sh = w // 4, h // 4
+    base = np.asarray(TABLE_COLOURS[scene.table[0] % len(TABLE_COLOURS)], np.float32) * (0.8 + scene.table[1] / 500)
+    yy = np.linspace(0, 1, sh, dtype=np.float32)[:, None]
+    stripes = 1 + 0.08 * np.sin(yy * rng.uniform(20, 80) + np.linspace(0, rng.uniform(1, 6), sw)[None, :])
+    low = cv2.resize(rng.normal(1, 0.08, (9, 12)).astype(np.float32), (sw, sh), interpolation=cv2.INTER_CUBIC)
+    small = np.clip(base * (stripes * low)[..., None], 0, 255).astype(np.uint8)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def _distractors(img: np.ndarray, scene: Scene, rng: np.random.Generator) -> None:
+    """A rack and loose tiles on the table (the board is drawn over them where they meet)."""
+    h, w = img.shape[:2]
+    _, tile_style, font = scene.style.split("/")
+    values = _values(scene.tileset)
+    letters = list(values)
+    for _ in range(scene.distractors):
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+        if rng.random() < 0.4:   # a rack: a dark wooden bar
+            length, angle = rng.uniform(120, 260), rng.uniform(0, 180)
+            box = cv2.boxPoints(((cx, cy), (length, 30), angle)).astype(np.int32)
+            cv2.fillPoly(img, [box], tuple(int(v) for v in rng.integers(20, 90, 3)))
+        letter = letters[int(rng.integers(len(letters)))]
+        patch = _tile_patch(letter, False, values[letter], tile_style, font, rng)
+        s = int(rng.uniform(0.6, 1.2) * CELL)
+        patch = cv2.resize(patch, (s, s))
+        x0, y0 = int(cx), int(cy)
+        if 0 <= x0 < w - s and 0 <= y0 < h - s:
+            img[y0:y0 + s, x0:x0 + s] = patch
+
+
+def _light(img: np.ndarray, scene: Scene) -> np.ndarray:
+    """Colour temperature, a brightness gradient, a shadow band and a glare spot (a gain map drawn small)."""
+    h, w = img.shape[:2]
+    sh, sw = h // 8, w // 8
+    yy, xx = np.mgrid[0:sh, 0:sw].astype(np.float32)
+    yy /= sh
+    xx /= sw
+    angle, strength, base = scene.gradient
+    gain = base * (1 + strength * ((xx - 0.5) * np.cos(angle) + (yy - 0.5) * np.sin(angle)))
+    sa, spos, sdark = scene.shadow
+    if sdark:
+        v = (xx - 0.5) * np.cos(sa) + (yy - 0.5) * np.sin(sa) - spos
+        gain *= 1 - sdark * np.clip(0.5 - v * 8, 0, 1) * np.clip(0.5 + (v + 0.15) * 8, 0, 1)
+    gx, gy, gr, gs = scene.glare
+    add = np.zeros_like(gain)
+    if gs:
+        add = gs * 255 * np.exp(-((xx - gx) ** 2 * (w / h) ** 2 + (yy - gy) ** 2) / (2 * (gr * w / h) ** 2))
+    gain = cv2.resize(gain, (w, h), interpolation=cv2.INTER_LINEAR)[..., None] * np.asarray(scene.light, np.float32)
+    add = cv2.resize(add.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)[..., None]
+    return np.clip(img * gain + add, 0, 255).astype(np.uint8)
+
+
+def _distort(img: np.ndarray, corners: np.ndarray, k1: float) -> tuple[np.ndarray, np.ndarray]:
+    """Radial lens distortion of the picture, and where the corners end up."""
+    if abs(k1) < 1e-4:
+        return img, corners
+    h, w = img.shape[:2]
+    c = np.array([w / 2, h / 2], np.float32)
+    norm = max(w, h) / 2
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    dx, dy = (xx - c[0]) / norm, (yy - c[1]) / norm
+    factor = 1 + k1 * (dx * dx + dy * dy)
+    out = cv2.remap(img, c[0] + dx * factor * norm, c[1] + dy * factor * norm, cv2.INTER_LINEAR,
+                    borderMode=cv2.BORDER_REFLECT)
+    # Output point q shows source point q * (1 + k1 |q|^2): invert by fixed-point iteration.
+    src = (corners - c) / norm
+    q = src.copy()
+    for _ in range(20):
+        q = src / (1 + k1 * (q ** 2).sum(axis=1, keepdims=True))
+    return out, (q * norm + c).astype(np.float32)
+
+
+def render_board(grid=None, *, seed: int, styles=None, style: str | None = None, tileset: str = "english",
+                 scene: Scene | None = None, hand=None, size: tuple[int, int] = (960, 720)) -> Render:
+    """One synthetic camera frame and its truth. ``grid``: 15 strings (``.``, letters, ``?`` or a lower-case letter
+    for a blank tile) or None for a random position; ``hand``: an arm polygon in grid units (x = column, y = row),
+    or None (a random arm over some random boards)."""
+    rng = np.random.default_rng(seed)
+    if scene is None:
+        scene = sample_scene(rng, tileset, styles)
+    if style is not None:
+        scene = Scene(**{**scene.__dict__, "style": style})
+    if grid is None:
+        grid = random_grid(rng, scene.tileset)
+        if hand is None and rng.random() < 0.3:
+            hand = random_arm(rng)
+    grid = tuple(str(row) for row in grid)
+    if len(grid) != SIZE or any(len(row) != SIZE for row in grid):
+        raise ValueError("a grid is 15 strings of 15 squares")
+    flat, frame_px = _flat_board(scene, grid, rng, hand)
+    h_cam = _camera_homography(scene, flat.shape[0], size)
+    table = _table(scene, size, rng)
+    _distractors(table, scene, rng)
+    mask = cv2.warpPerspective(np.full(flat.shape[:2], 255, np.uint8), h_cam, size)
+    board = cv2.warpPerspective(flat, h_cam, size, flags=cv2.INTER_AREA)
+    image = np.where(mask[..., None] > 127, board, table)
+    grid_flat = np.array([[frame_px, frame_px], [frame_px + SIZE * CELL, frame_px],
+                          [frame_px + SIZE * CELL, frame_px + SIZE * CELL], [frame_px, frame_px + SIZE * CELL]],
+                         np.float32)
+    corners = cv2.perspectiveTransform(grid_flat.reshape(-1, 1, 2), h_cam).reshape(4, 2)
+    image = _light(image, scene)
+    image, corners = _distort(image, corners, scene.k1)
+    if scene.blur > 0.3:
+        image = cv2.GaussianBlur(image, (0, 0), scene.blur)
+    noise = rng.standard_normal(image.shape, dtype=np.float32) * scene.noise
+    image = np.clip(image + noise, 0, 255).astype(np.uint8)
+    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, scene.jpeg])
+    image = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    truth = tuple("".join("?" if (ch == "?" or ch.islower()) else ch for ch in row) for row in grid)
+    return Render(image, corners.astype(np.float32), truth, occluded_squares(hand), scene.style)
