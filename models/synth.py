@@ -95,7 +95,7 @@ def sample_scene(rng: np.random.Generator, tileset: str = "english", styles=None
         tilt_deg=float(rng.uniform(0, 35)), tilt_dir_deg=float(rng.uniform(0, 360)),
         roll_deg=float(rng.uniform(0, 360)) if rng.random() < 0.5 else float(rng.normal(0, 6)),
         fill=float(rng.uniform(0.62, 0.92)), offset=(float(rng.uniform(-0.06, 0.06)), float(rng.uniform(-0.05, 0.05))),
-        frame_frac=float(rng.uniform(0.25, 0.9)), k1=float(rng.uniform(-0.06, 0.02)),
+        frame_frac=float(rng.uniform(0.25, 0.9)), k1=float(rng.uniform(-0.015, 0.01)),
         light=tuple(float(v) for v in (rng.uniform(0.85, 1.1), 1.0, rng.uniform(0.9, 1.15))),
         gradient=(float(rng.uniform(0, 2 * np.pi)), float(rng.uniform(0, 0.35)), float(rng.uniform(0.8, 1.1))),
         glare=(float(rng.uniform(0.2, 0.8)), float(rng.uniform(0.2, 0.8)), float(rng.uniform(0.05, 0.2)),

@@ -37,6 +37,7 @@ class LocateConfig:
     min_score: float = 1.6        # lattice response / off-lattice response below this: no board
     hint_min_score: float = 1.8   # a previous location is kept only if it still scores this well
     size: int = 15
+    refinements: int = 2         # lattice passes on the grid found so far
 
 
 @dataclass(frozen=True)
@@ -70,9 +71,14 @@ def locate_board(image: np.ndarray, cfg: LocateConfig = LocateConfig(), hint: Bo
             continue
     if not coarse:
         raise BoardNotFound("no Scrabble grid found in the frame (no outline holds a 15x15 lattice)")
-    _, corners = max(coarse, key=lambda item: item[0])
-    _, corners = _fit_grid(gray, corners, cfg, inner=True)
-    score = lattice_score(gray, corners, cfg)
+    best: tuple[float, np.ndarray] | None = None
+    for _, corners in sorted(coarse, key=lambda item: -item[0])[:2]:
+        for _ in range(cfg.refinements):   # each pass removes most of the perspective the last one left
+            _, corners = _fit_grid(gray, corners, cfg, inner=True)
+        score = lattice_score(gray, corners, cfg)
+        if best is None or score > best[0]:
+            best = (score, corners)
+    score, corners = best
     if score < cfg.min_score:
         raise BoardNotFound(f"no Scrabble grid found in the frame (best lattice score {score:.2f} < {cfg.min_score})")
     return BoardLocation(corners, homography_to_rectified(corners, cfg.size), score)
@@ -111,12 +117,36 @@ def _outline_candidates(gray: np.ndarray, cfg: LocateConfig) -> list[np.ndarray]
 
 
 def _hull_to_quad(hull: np.ndarray) -> np.ndarray | None:
+    """The board's four sides from its convex hull: the four longest sides of a simplified hull, intersected
+    (a rack or a hand touching the board adds short sides, which are dropped)."""
     perimeter = cv2.arcLength(hull, True)
-    for eps in (0.01, 0.02, 0.03, 0.05, 0.08):
-        approx = cv2.approxPolyDP(hull, eps * perimeter, True)
-        if len(approx) == 4:
-            return order_corners(approx.reshape(4, 2).astype(np.float32))
-    return None
+    approx = cv2.approxPolyDP(hull, 0.012 * perimeter, True).reshape(-1, 2).astype(np.float64)
+    n = len(approx)
+    if n < 4:
+        return None
+    if n == 4:
+        return order_corners(approx.astype(np.float32))
+    lengths = [np.linalg.norm(approx[(i + 1) % n] - approx[i]) for i in range(n)]
+    sides = sorted(sorted(range(n), key=lambda i: -lengths[i])[:4])
+    corners = []
+    for a, b in zip(sides, sides[1:] + sides[:1]):
+        p = _intersect(approx[a], approx[(a + 1) % n], approx[b], approx[(b + 1) % n])
+        if p is None:
+            return None
+        corners.append(p)
+    quad = np.array(corners, np.float32)
+    if not cv2.isContourConvex(quad.reshape(-1, 1, 2)):
+        return None
+    return order_corners(quad)
+
+
+def _intersect(p1, p2, p3, p4) -> np.ndarray | None:
+    d1, d2 = p2 - p1, p4 - p3
+    denom = d1[0] * d2[1] - d1[1] * d2[0]
+    if abs(denom) < 1e-6:
+        return None
+    t = ((p3[0] - p1[0]) * d2[1] - (p3[1] - p1[1]) * d2[0]) / denom
+    return p1 + t * d1
 
 
 def order_corners(points: np.ndarray) -> np.ndarray:
