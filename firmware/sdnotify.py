@@ -46,7 +46,9 @@ def _socket_address(env: Mapping[str, str]) -> str | None:
 def notify(message: str, env: Mapping[str, str] | None = None) -> bool:
     """Send one ``sd_notify`` datagram (``"KEY=value"`` lines); ``True`` when it was sent.
 
-    Never raises for a missing or vanished socket: a scorekeeper must not die because systemd went away.
+    Never raises for a missing or vanished socket, and never blocks: a datagram that cannot be queued at once (the
+    receiver is not reading and its queue is full) is dropped — the frame loop calls this and must not hang on
+    systemd, and a lost ``STATUS=`` or ``WATCHDOG=1`` is followed by the next one.
     """
     address = _socket_address(os.environ if env is None else env)
     if address is None:
@@ -54,8 +56,9 @@ def notify(message: str, env: Mapping[str, str] | None = None) -> bool:
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC) as sock:
             sock.connect(address)
-            sock.sendall(message.encode("utf-8"))
-    except OSError:
+            sock.setblocking(False)
+            sock.send(message.encode("utf-8"), socket.MSG_DONTWAIT)
+    except OSError:  # no socket, refused, or BlockingIOError (a full queue)
         return False
     return True
 

@@ -81,3 +81,16 @@ def test_pinger_pings_at_most_every_half_period() -> None:
 def test_pinger_without_watchdog_is_a_no_op() -> None:
     pinger = sdnotify.WatchdogPinger(period=0, send=lambda: pytest.fail("sent without a watchdog"))
     assert not pinger.ping()
+
+
+def test_a_receiver_that_never_reads_does_not_block_the_sender(listener: socket.socket) -> None:
+    """systemd busy (its queue full): each notify returns at once, dropping the datagram, and never raises."""
+    import time
+
+    sent = []
+    started = time.monotonic()
+    for _ in range(2000):               # far more than a Unix datagram queue holds (max_dgram_qlen is ~512)
+        sent.append(sdnotify.status("x" * 200))
+    assert time.monotonic() - started < 5.0
+    assert sent[0] is True and sent[-1] is False      # the queue filled up: later ones were dropped, not waited on
+    assert listener.recv(4096) == b"STATUS=" + b"x" * 200
