@@ -242,7 +242,8 @@ class Daemon:
                         snapshot = encode_snapshot(frame.full(), self.config.camera.snapshot_width,
                                                    self.config.camera.snapshot_quality)
                     stored = service.play(event.placement, actor=CAMERA, snapshot_jpeg=snapshot,
-                                          player=getattr(event, "player", None))
+                                          player=getattr(event, "player", None),
+                                          phony=tuple(getattr(event, "phony", ()) or ()))
                     self.say(f"tilecam: move {stored.payload['position']} {stored.payload['word']} "
                              f"= {stored.payload.get('score')}")
                 elif kind == "withdraw":

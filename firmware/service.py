@@ -194,15 +194,19 @@ class GameService:
     # ----------------------------------------------------------------------------------------------- commands
 
     def play(self, placement: Placement | str | Sequence[str], actor: str, snapshot_jpeg: bytes | None = None, *,
-             player: int | None = None, rack: str = "") -> StoredEvent:
+             player: int | None = None, rack: str = "", phony: Sequence[str] = ()) -> StoredEvent:
         """Tiles placed (``Placement``, ``"8D CAT"`` or ``("8D", "CAT")``; ``?`` for a blank whose letter is not
-        known yet — it scores 0 and becomes a pending question). ``player`` defaults to the player to move."""
+        known yet — it scores 0 and becomes a pending question). ``player`` defaults to the player to move.
+        ``phony``: words the caller's lexicon rejects (the camera's tracker): stored with the play, and the move gets
+        the ``phony`` flag even when this service has no lexicon of its own (only a challenge decides)."""
         with self._lock:
             f = self._current("play")
             p = parse_placement(placement, f.game.board)
             position, word = p.gcg()
             payload = {"position": position, "word": word, "player": f.game.turn if player is None else player,
                        "rack": rack}
+            if phony:
+                payload["phony"] = [str(w).upper() for w in phony]
             event = self._act(f, "play", payload, actor, snapshot=snapshot_jpeg)
         return event
 
@@ -532,7 +536,9 @@ class GameService:
             raise CommandRefused(f"no play put the tile on {_square(row, col)}", command)
         i, k = target
         word = f.actions[i]["word"]
-        f.actions[i] = {**f.actions[i], "word": word[:k] + char + word[k + 1:]}
+        # the camera's "phony?" was about the word as read; once players have corrected it, only a lexicon says
+        kept = {key: v for key, v in f.actions[i].items() if key != "phony"}
+        f.actions[i] = {**kept, "word": word[:k] + char + word[k + 1:]}
         actions = f.actions
         rebuilt = self._new_fold(f.game_id, f.players, f.settings)
         for action in actions:
@@ -606,9 +612,10 @@ class GameService:
                 action_index = play_actions[plays_seen] if plays_seen < len(play_actions) else -1
                 plays_seen += 1
                 word = f.actions[action_index]["word"] if action_index >= 0 else ev.word
+                said_phony = action_index >= 0 and bool(f.actions[action_index].get("phony"))
                 if "?" in word:
                     flags.append("blank-pending")
-                elif self.lexicon is not None and any(w.upper() not in self.lexicon for w in ev.words):
+                elif said_phony or (self.lexicon is not None and any(w.upper() not in self.lexicon for w in ev.words)):
                     flags.append("phony")
                 if action_index in f.corrected:
                     flags.append("corrected")

@@ -365,3 +365,18 @@ def test_a_real_game_replayed_through_the_service_matches_its_record(store, shar
     again = GameService(store)
     again.resume()
     assert comparable(again.state()) == comparable(svc.state())
+
+
+def test_a_play_the_camera_calls_phony_is_flagged_without_a_lexicon_until_corrected(svc, store):
+    """The tracker's lexicon said the word is not one (the model read it clearly): the stored move says so."""
+    svc.play("8G COT", actor="camera", phony=["cot"])           # svc has no lexicon of its own
+    svc.play("G8 .AT", actor="camera")
+    moves = svc.state()["moves"]
+    assert moves[0]["flags"] == ["phony"] and "phony" not in moves[1]["flags"]
+    assert store.events(1)[-2].payload["phony"] == ["COT"]
+    assert store.moves(1)[0].flags == ("phony",)               # the stored move list the web reads
+    again = GameService(store)                                  # a restart replays it from the events
+    again.resume()
+    assert again.state()["moves"][0]["flags"] == ["phony"]
+    svc.correct_tile(7, 7, "A", actor="web")                    # the players put it right: no more "phony?"
+    assert "phony" not in svc.state()["moves"][0]["flags"]

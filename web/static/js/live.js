@@ -64,6 +64,11 @@
     });
   }
 
+  // a move's flag as a small badge; "phony" reads as a question: only a challenge decides
+  function flagBadge(f) {
+    return f === "phony" ? el("span", "flag phony", "phony?") : el("span", "flag", f);
+  }
+
   function moveText(m) {
     switch (m.kind) {
       case "play": return m.position + " " + m.word;
@@ -93,7 +98,7 @@
     body.append(main);
     const detail = el("div", "lm-words");
     if (m.bingo) detail.append(el("span", "flag bingo", "bingo"), document.createTextNode(" "));
-    (m.flags || []).forEach((f) => detail.append(el("span", "flag", f), document.createTextNode(" ")));
+    (m.flags || []).forEach((f) => detail.append(flagBadge(f), document.createTextNode(" ")));
     if (m.words && m.words.length) {
       const words = m.words.map((w) => w.word + " " + w.score + (w.breakdown ? " (" + w.breakdown + ")" : ""));
       detail.append(document.createTextNode(words.join(" · ")));
@@ -123,8 +128,11 @@
     for (let i = moves.length - 1; i >= 0; i--) {
       const m = moves[i];
       const tr = el("tr", (m.flags || []).includes("withdrawn") ? "withdrawn" : "");
+      const mv = el("td", "mv", moveText(m));
+      // a play the camera's lexicon did not know (read clearly): worth a challenge
+      if ((m.flags || []).includes("phony")) mv.append(document.createTextNode(" "), flagBadge("phony"));
       tr.append(el("td", "num", m.index + 1), el("td", null, (state.players[m.player] || {}).name || ""),
-        el("td", "mv", moveText(m)), el("td", "num", m.score), el("td", "num", m.cumulative));
+        mv, el("td", "num", m.score), el("td", "num", m.cumulative));
       tbody.append(tr);
     }
   }
