@@ -28,6 +28,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from tilecam.firmware.calibration import CalibrationView, TeeSource, tap_reader
 from tilecam.firmware.config import Config
 from tilecam.firmware.loop import CaptureLoop, LoopStatus
 from tilecam.firmware.service import CommandRefused, GameService
@@ -154,6 +155,7 @@ class Daemon:
         self._synced_seq = 0
         self._last_sync_check = 0.0
         self._watchdog: Any = None
+        self.calibration: CalibrationView | None = None
         self._old_handlers: dict[int, Any] = {}
 
     # ------------------------------------------------------------------------------------------------ run
@@ -198,11 +200,15 @@ class Daemon:
             if cfg.buttons.pins:
                 buttons = self._start_buttons()
 
-            self.loop = CaptureLoop(source, self.tracker, self._on_events, cfg.loop, on_status=self._on_status,
-                                    on_tick=self._on_tick)
+            # The calibration view (web page /calibrate): the latest frame with the grid found, the last reading.
+            self.calibration = CalibrationView(store.path.parent)
+            tap_reader(self.tracker, self.calibration.reading_seen)
+            self.loop = CaptureLoop(TeeSource(source, self.calibration.frame_seen), self.tracker, self._on_events,
+                                    cfg.loop, on_status=self._on_status, on_tick=self._on_tick)
             self._install_signals()
             self._notify_ready()
             status = self.loop.run(max_seconds=max_seconds, max_frames=max_frames)
+            self._write_calibration(force=True)          # the last frame and reading, for the page to keep showing
             self.say(f"tilecam: capture stopped ({status.stop_reason}): {status.line()}")
             if status.stop_reason == "end-of-stream":
                 self._recording_ended(source)
@@ -275,6 +281,7 @@ class Daemon:
     def _on_tick(self) -> None:
         if self._watchdog is not None:
             self._watchdog.ping()
+        self._write_calibration()
         now = time.monotonic()
         if now - self._last_sync_check >= 0.5:
             self._last_sync_check = now
@@ -286,6 +293,12 @@ class Daemon:
                 if "last_refused" in self.service.device:
                     device["last_refused"] = self.service.device["last_refused"]
                 self.service.device = device
+
+    def _write_calibration(self, force: bool = False) -> None:
+        """The calibration picture and reading, at most every 2 s (in the loop's thread: the camera's owner)."""
+        if self.calibration is not None and self.loop is not None:
+            self.calibration.tick(self.loop.status.to_dict(), str(getattr(self.tracker, "status", "") or ""),
+                                  force=force)
 
     def _sync_if_changed_elsewhere(self) -> None:
         """Re-sync the tracker when someone other than the camera changed the game (undo, correction, new game)."""
