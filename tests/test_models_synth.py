@@ -1,0 +1,76 @@
+"""The synthetic board photos: deterministic, truthful corners and labels, a held-out split."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import cv2
+import numpy as np
+import pytest
+
+from tilecam.models import synth
+from tilecam.vision.warp import CELL_PX, MARGIN_PX, warp_board
+
+GRID = ("." * 15,) * 6 + ("...CAT" + "." * 9, "....X" + "." * 10) + ("." * 15,) * 7
+
+
+def test_same_seed_same_picture_other_seed_other_picture():
+    a = synth.render_board(GRID, seed=5)
+    b = synth.render_board(GRID, seed=5)
+    c = synth.render_board(GRID, seed=6)
+    assert np.array_equal(a.image, b.image) and np.array_equal(a.corners, b.corners)
+    assert not np.array_equal(a.image, c.image)
+
+
+def test_held_out_styles_and_seeds_are_never_training_ones():
+    assert synth.HELDOUT_STYLES and synth.TRAIN_STYLES
+    assert not set(synth.HELDOUT_STYLES) & set(synth.TRAIN_STYLES)
+    assert not set(synth.HELDOUT_SEEDS) & set(synth.TRAIN_SEEDS[:100_000])
+    assert max(synth.TRAIN_SEEDS) < min(synth.HELDOUT_SEEDS)
+    fonts = {s.split("/")[2] for s in synth.TRAIN_STYLES}
+    assert "stix" not in fonts          # a whole font is kept for evaluation
+
+
+@pytest.mark.parametrize("style", ["classic/ivory/sans", "mattel/wood/serif", "scrabscrap/cream/mono"])
+def test_corners_put_the_tiles_where_the_grid_says(style):
+    scene = synth.sample_scene(np.random.default_rng(11), styles=(style,))
+    scene = dataclasses.replace(scene, glare=(0.5, 0.5, 0.1, 0.0), shadow=(0.0, 0.0, 0.0))
+    render = synth.render_board(GRID, seed=3, scene=scene)
+    warped = cv2.cvtColor(warp_board(render.image, render.corners), cv2.COLOR_BGR2HSV)
+
+    def square(r, c):
+        y, x = MARGIN_PX + r * CELL_PX, MARGIN_PX + c * CELL_PX
+        return warped[y + 6:y + CELL_PX - 6, x + 6:x + CELL_PX - 6]
+
+    # A tile's face has ink (dark letter strokes) in it; an empty square beside it is one flat colour.
+    for (r, c), (er, ec) in [((6, 3), (5, 3)), ((6, 4), (5, 4)), ((6, 5), (5, 5)), ((7, 4), (8, 4))]:
+        assert square(r, c)[..., 2].std() > square(er, ec)[..., 2].std() + 5
+    assert render.grid == GRID
+    assert not render.occluded.any()
+
+
+def test_an_arm_marks_the_squares_it_covers():
+    arm = [(3.0, -5.0), (5.0, 7.0), (6.5, 7.0), (5.0, -5.0)]
+    render = synth.render_board(GRID, seed=4, hand=arm)
+    assert render.occluded[0:4, 4].all()
+    assert not render.occluded[:, 12:].any()
+
+
+def test_german_tiles_and_blanks():
+    rows = list(GRID)
+    rows[7] = "...ÄÖÜe" + "." * 8
+    render = synth.render_board(tuple(rows), seed=9, tileset="german")
+    assert render.grid[7] == "...ÄÖÜ?" + "." * 8
+    assert render.image.shape == (720, 960, 3)
+
+
+def test_random_positions_are_connected_through_the_centre():
+    rng = np.random.default_rng(1)
+    grid = synth.random_grid(rng, tiles=30)
+    assert grid[7][7] != "."
+    assert sum(ch != "." for row in grid for ch in row) == 30
+
+
+def test_a_bad_grid_is_refused():
+    with pytest.raises(ValueError):
+        synth.render_board(("...",) * 15, seed=1)
