@@ -52,7 +52,8 @@ def test_without_a_calibration_the_routes_say_so(client):
     assert r.status_code == 404 and r.is_json and "tilecam run" in r.get_json()["error"]
     page = client.get("/calibrate")
     assert page.status_code == 200 and b"no calibration picture yet" in page.data
-    assert b'<img id="calib-img"' in page.data and b"src=" not in page.data.split(b'<img id="calib-img"')[1].split(b">")[0]
+    img_tag = page.data.split(b'<img id="calib-img"')[1].split(b">")[0]
+    assert b"src=" not in img_tag and b'width="960"' in img_tag          # no picture, but its box is kept
     assert page.data.count(b"<td") == 225                      # the empty 15x15 grid holds the page's layout
 
 
