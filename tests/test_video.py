@@ -91,7 +91,12 @@ def test_render_and_write_frames_with_a_stand_in_renderer(record, tmp_path, monk
                     img[10 + r * 12:20 + r * 12, 10 + c * 12:20 + c * 12] = 230
         return img
 
-    monkeypatch.setitem(sys.modules, "tilecam.models.synth", types.SimpleNamespace(render_board=render_board))
+    import tilecam.models
+
+    stand_in = types.SimpleNamespace(render_board=render_board)
+    # Both places an import looks: the module table and the package attribute (set once the real one was imported).
+    monkeypatch.setitem(sys.modules, "tilecam.models.synth", stand_in)
+    monkeypatch.setattr(tilecam.models, "synth", stand_in, raising=False)
     video = render_game(record, seed=2, image_px=100)
     assert len(video.frames) == len(video.specs) == len(calls)
     assert all(f.shape == (100, 100, 3) for f in video.frames)
