@@ -52,6 +52,14 @@ TRAIN_STYLES = tuple(s for s in ALL_STYLES if s not in HELDOUT_STYLES)
 TRAIN_SEEDS = range(0, 500_000)
 HELDOUT_SEEDS = range(900_000, 901_000)
 
+class SynthError(ValueError):
+    """Bad arguments to the renderer."""
+
+
+class GridError(SynthError):
+    """A grid that is not 15 strings of 15 squares of ``.``, ``?`` and letters."""
+
+
 SKIN = ((150, 180, 225), (120, 150, 205), (90, 120, 175), (60, 85, 130), (175, 195, 235))
 
 
@@ -205,15 +213,19 @@ def _flat_board(scene: Scene, grid: tuple[str, ...], rng: np.random.Generator, h
     frame_px = int(round(scene.frame_frac * CELL))
     img = _board_base(design, frame_px).copy()
     values = _values(scene.tileset)
+    seed = int(rng.integers(2**31))
     for r, row in enumerate(grid):
         for c, ch in enumerate(row):
             if ch in ".#":
                 continue
             blank = ch == "?" or ch.islower()
             letter = ch.upper()
-            patch = _tile_patch(letter, blank, values.get(letter, 1), tile_style, font, rng)
-            angle = rng.normal(0, 1.8)
-            dx, dy = rng.normal(0, 0.035 * CELL, 2)
+            # Each square's own stream: in a video (same scene and seed) a tile keeps its look and place
+            # when other tiles come and go.
+            square_rng = np.random.default_rng([seed, r, c, ord(letter)])
+            patch = _tile_patch(letter, blank, values.get(letter, 1), tile_style, font, square_rng)
+            angle = float(np.clip(square_rng.normal(0, 1.8), -4, 4))
+            dx, dy = np.clip(square_rng.normal(0, 0.035 * CELL, 2), -0.08 * CELL, 0.08 * CELL)
             cx, cy = frame_px + (c + 0.5) * CELL + dx, frame_px + (r + 0.5) * CELL + dy
             _paste_rotated(img, patch, cx, cy, angle)
     if hand:
@@ -231,29 +243,37 @@ def _paste_rotated(img: np.ndarray, patch: np.ndarray, cx: float, cy: float, ang
     roi = img[y0:y0 + w, x0:x0 + w]
     if roi.shape[:2] != (w, w):
         return
-    # A soft shadow to the bottom right, then the tile.
-    shadow = np.zeros((w, w), np.float32)
-    ms = m.copy()
-    ms[:, 2] += 2
-    shadow = cv2.warpAffine(np.ones((p, p), np.float32), ms, (w, w))
+    # The tile and its coverage in one warp (alpha as a fourth channel), then a soft shadow to the bottom right
+    # (the coverage moved by 2 px and blurred) under it.
+    warped = cv2.warpAffine(np.dstack([patch, np.full((p, p), 255, np.uint8)]), m, (w, w), flags=cv2.INTER_LINEAR)
+    mask = warped[..., 3:].astype(np.float32) / 255
+    shadow = np.zeros_like(mask)
+    shadow[2:, 2:] = mask[:-2, :-2]
     shadow = cv2.GaussianBlur(shadow, (5, 5), 0)[..., None] * 0.35
-    roi[:] = (roi * (1 - shadow)).astype(np.uint8)
-    warped = cv2.warpAffine(patch, m, (w, w), flags=cv2.INTER_LINEAR)
-    mask = cv2.warpAffine(np.ones((p, p), np.float32), m, (w, w))[..., None]
-    roi[:] = (roi * (1 - mask) + warped * mask).astype(np.uint8)
+    out = roi * (1 - shadow) * (1 - mask) + warped[..., :3] * mask
+    roi[:] = out.astype(np.uint8)
 
 
 def _draw_arm(img: np.ndarray, hand, frame_px: int, rng: np.random.Generator) -> None:
     pts = np.array([[frame_px + x * CELL, frame_px + y * CELL] for x, y in hand], np.float32)
     colour = np.asarray(SKIN[int(rng.integers(len(SKIN)))], np.float32)
-    layer = np.zeros(img.shape[:2], np.uint8)
-    cv2.fillPoly(layer, [pts.astype(np.int32)], 255, cv2.LINE_AA)
-    shadow = cv2.GaussianBlur(np.roll(layer, (14, 10), axis=(0, 1)), (31, 31), 0).astype(np.float32) / 255 * 0.45
-    img[:] = (img * (1 - shadow[..., None])).astype(np.uint8)
+    # Only the arm's bounding box (plus its shadow's reach) is touched: a full-board pass costs ~30 ms.
+    h, w = img.shape[:2]
+    x0, y0 = np.maximum(np.floor(pts.min(axis=0)).astype(int) - 40, 0)
+    x1, y1 = np.minimum(np.ceil(pts.max(axis=0)).astype(int) + 40, (w, h))
+    if x1 <= x0 or y1 <= y0:
+        return
+    roi = img[y0:y1, x0:x1]
+    layer = np.zeros(roi.shape[:2], np.uint8)
+    cv2.fillPoly(layer, [(pts - (x0, y0)).astype(np.int32)], 255, cv2.LINE_AA)
+    cast = np.zeros_like(layer)
+    cast[14:, 10:] = layer[:-14, :-10]     # the shadow falls to the bottom right
+    shadow = cv2.GaussianBlur(cast, (31, 31), 0).astype(np.float32) / 255 * 0.45
+    roi[:] = (roi * (1 - shadow[..., None])).astype(np.uint8)
     a = cv2.GaussianBlur(layer, (5, 5), 0).astype(np.float32)[..., None] / 255
     dist = cv2.distanceTransform(layer, cv2.DIST_L2, 5)
-    shade = 0.75 + 0.35 * np.clip(dist / (dist.max() + 1e-3), 0, 1)
-    img[:] = np.clip(img * (1 - a) + (colour * shade[..., None]) * a, 0, 255).astype(np.uint8)
+    shade = 0.75 + 0.35 * np.clip(dist / 24.0, 0, 1)
+    roi[:] = np.clip(roi * (1 - a) + (colour * shade[..., None]) * a, 0, 255).astype(np.uint8)
 
 
 def occluded_squares(hand, threshold: float = 0.3) -> np.ndarray:
@@ -387,9 +407,10 @@ def _distractors(img: np.ndarray, scene: Scene, rng: np.random.Generator) -> Non
             img[y0:y0 + s, x0:x0 + s] = patch
 
 
-def _light(img: np.ndarray, scene: Scene) -> np.ndarray:
-    """Colour temperature, a brightness gradient, a shadow band and a glare spot (a gain map drawn small)."""
-    h, w = img.shape[:2]
+@functools.lru_cache(maxsize=8)
+def _light_maps(scene: Scene, w: int, h: int) -> tuple[np.ndarray, np.ndarray | None]:
+    """Colour temperature, a brightness gradient, a shadow band and a glare spot: a gain map (H x W x 3) and a grey
+    additive one (H x W, None without glare), float32, drawn small and scaled up, the same for every frame."""
     sh, sw = h // 8, w // 8
     yy, xx = np.mgrid[0:sh, 0:sw].astype(np.float32)
     yy /= sh
@@ -405,22 +426,68 @@ def _light(img: np.ndarray, scene: Scene) -> np.ndarray:
     if gs:
         add = gs * 255 * np.exp(-((xx - gx) ** 2 * (w / h) ** 2 + (yy - gy) ** 2) / (2 * (gr * w / h) ** 2))
     gain = cv2.resize(gain, (w, h), interpolation=cv2.INTER_LINEAR)[..., None] * np.asarray(scene.light, np.float32)
-    add = cv2.resize(add.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)[..., None]
-    return np.clip(img * gain + add, 0, 255).astype(np.uint8)
+    add = cv2.resize(add.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR) if gs else None
+    return gain.astype(np.float32), add
 
 
-def _distort(img: np.ndarray, corners: np.ndarray, k1: float) -> tuple[np.ndarray, np.ndarray]:
+def _light(img: np.ndarray, scene: Scene, rng: np.random.Generator) -> np.ndarray:
+    """The scene's light, then sensor noise (grey, per pixel, from ``rng``)."""
+    h, w = img.shape[:2]
+    gain, add = _light_maps(scene, w, h)
+    out = cv2.multiply(img.astype(np.float32), gain)
+    grey = rng.standard_normal((h, w), dtype=np.float32) * np.float32(scene.noise)
+    if add is not None:
+        grey += add
+    out = cv2.add(out, cv2.merge([grey, grey, grey]))
+    return cv2.convertScaleAbs(out)      # saturates to 0..255 (nothing is negative but the noise)
+
+
+@functools.lru_cache(maxsize=8)
+def _camera_maps(scene: Scene, flat_side: int, size: tuple[int, int]
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """For every image pixel, where it looks on the flat board (perspective and lens distortion in ONE remap), the
+    mask of pixels that see the board, and the grid's corners in the image. The same for every frame of a scene."""
+    w, h = size
+    h_cam = _camera_homography(scene, flat_side, size)
+    c = np.array([w / 2, h / 2], np.float32)
+    norm = max(w, h) / 2
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    dx, dy = (xx - c[0]) / norm, (yy - c[1]) / norm
+    factor = 1 + scene.k1 * (dx * dx + dy * dy)
+    undistorted = np.stack([c[0] + dx * factor * norm, c[1] + dy * factor * norm], axis=-1)
+    flat = cv2.perspectiveTransform(undistorted.reshape(-1, 1, 2), np.linalg.inv(h_cam)).reshape(h, w, 2)
+    map1, map2 = cv2.convertMaps(flat[..., 0], flat[..., 1], cv2.CV_16SC2)
+    mask = cv2.remap(np.full((flat_side, flat_side), 255, np.uint8), map1, map2, cv2.INTER_LINEAR,
+                     borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    frame_px = int(round(scene.frame_frac * CELL))
+    g0, g1 = frame_px, frame_px + SIZE * CELL
+    grid_flat = np.array([[g0, g0], [g1, g0], [g1, g1], [g0, g1]], np.float32)
+    corners = cv2.perspectiveTransform(grid_flat.reshape(-1, 1, 2), h_cam).reshape(4, 2)
+    _, corners = _distort(None, corners, scene.k1, (w, h))
+    return map1, map2, mask > 127, corners
+
+
+@functools.lru_cache(maxsize=8)
+def _table_with_distractors(scene: Scene, size: tuple[int, int], seed: int) -> np.ndarray:
+    """The table and what lies on it: the same for every frame of a scene with this seed."""
+    rng = np.random.default_rng([seed, 1])
+    table = _table(scene, size, rng)
+    _distractors(table, scene, rng)
+    return table
+
+
+def _distort(img: np.ndarray | None, corners: np.ndarray, k1: float, size=None) -> tuple[np.ndarray, np.ndarray]:
     """Radial lens distortion of the picture, and where the corners end up."""
     if abs(k1) < 1e-4:
         return img, corners
-    h, w = img.shape[:2]
+    w, h = size if img is None else img.shape[1::-1]
     c = np.array([w / 2, h / 2], np.float32)
     norm = max(w, h) / 2
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     dx, dy = (xx - c[0]) / norm, (yy - c[1]) / norm
     factor = 1 + k1 * (dx * dx + dy * dy)
-    out = cv2.remap(img, c[0] + dx * factor * norm, c[1] + dy * factor * norm, cv2.INTER_LINEAR,
-                    borderMode=cv2.BORDER_REFLECT)
+    out = None if img is None else cv2.remap(img, c[0] + dx * factor * norm, c[1] + dy * factor * norm,
+                                             cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
     # Output point q shows source point q * (1 + k1 |q|^2): invert by fixed-point iteration.
     src = (corners - c) / norm
     q = src.copy()
@@ -445,24 +512,19 @@ def render_board(grid=None, *, seed: int, styles=None, style: str | None = None,
             hand = random_arm(rng)
     grid = tuple(str(row) for row in grid)
     if len(grid) != SIZE or any(len(row) != SIZE for row in grid):
-        raise ValueError("a grid is 15 strings of 15 squares")
+        raise GridError(f"a grid is {SIZE} strings of {SIZE} squares, got {[len(row) for row in grid]}")
+    bad = sorted({ch for row in grid for ch in row if not (ch in ".?" or ch.isalpha())})
+    if bad:
+        raise GridError(f"unknown squares {bad} in the grid (want '.', '?' or letters)")
+    size = (int(size[0]), int(size[1]))
     flat, frame_px = _flat_board(scene, grid, rng, hand)
-    h_cam = _camera_homography(scene, flat.shape[0], size)
-    table = _table(scene, size, rng)
-    _distractors(table, scene, rng)
-    mask = cv2.warpPerspective(np.full(flat.shape[:2], 255, np.uint8), h_cam, size)
-    board = cv2.warpPerspective(flat, h_cam, size, flags=cv2.INTER_AREA)
-    image = np.where(mask[..., None] > 127, board, table)
-    grid_flat = np.array([[frame_px, frame_px], [frame_px + SIZE * CELL, frame_px],
-                          [frame_px + SIZE * CELL, frame_px + SIZE * CELL], [frame_px, frame_px + SIZE * CELL]],
-                         np.float32)
-    corners = cv2.perspectiveTransform(grid_flat.reshape(-1, 1, 2), h_cam).reshape(4, 2)
-    image = _light(image, scene)
-    image, corners = _distort(image, corners, scene.k1)
+    map1, map2, mask, corners = _camera_maps(scene, flat.shape[0], size)
+    board = cv2.remap(flat, map1, map2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    image = _table_with_distractors(scene, size, int(seed)).copy()
+    np.copyto(image, board, where=mask[..., None])
+    image = _light(image, scene, np.random.default_rng([int(seed), 3]))
     if scene.blur > 0.3:
         image = cv2.GaussianBlur(image, (0, 0), scene.blur)
-    noise = rng.standard_normal(image.shape, dtype=np.float32) * scene.noise
-    image = np.clip(image + noise, 0, 255).astype(np.uint8)
     ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, scene.jpeg])
     image = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     truth = tuple("".join("?" if (ch == "?" or ch.islower()) else ch for ch in row) for row in grid)
