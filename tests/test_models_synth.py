@@ -74,3 +74,28 @@ def test_random_positions_are_connected_through_the_centre():
 def test_a_bad_grid_is_refused():
     with pytest.raises(ValueError):
         synth.render_board(("...",) * 15, seed=1)
+
+
+def test_a_video_frame_changes_only_where_a_tile_was_added():
+    """Same scene and seed (a video): adding one tile leaves every other square as it was (tiles do not jump)."""
+    scene = synth.sample_scene(np.random.default_rng(21), styles=("classic/ivory/sans",))
+    scene = dataclasses.replace(scene, k1=0.0)
+    rows = list(GRID)
+    before = synth.render_board(rows, seed=8, scene=scene)
+    rows[10] = "." * 10 + "Q" + "." * 4
+    after = synth.render_board(rows, seed=8, scene=scene)
+    assert np.array_equal(before.corners, after.corners)
+    diff = np.abs(warp_board(before.image, before.corners).astype(int)
+                  - warp_board(after.image, after.corners).astype(int)).max(axis=2)
+    ys, xs = np.nonzero(diff > 40)
+    assert len(ys) > 50                                             # the new tile shows
+    rows_hit = set(((ys - MARGIN_PX) // CELL_PX).tolist())
+    cols_hit = set(((xs - MARGIN_PX) // CELL_PX).tolist())
+    assert rows_hit <= {9, 10, 11} and cols_hit <= {9, 10, 11}      # and nothing else moved
+
+
+def test_a_grid_with_an_unknown_square_is_refused_with_a_grid_error():
+    rows = list(GRID)
+    rows[0] = "#" + "." * 14
+    with pytest.raises(synth.GridError, match="unknown squares"):
+        synth.render_board(rows, seed=1)
