@@ -365,7 +365,12 @@ def _camera_homography(scene: Scene, flat_side: int, size: tuple[int, int]) -> n
     span = np.ptp(proj, axis=0).max()
     scale = scene.fill * min(w, h) / span
     centre = np.array([w / 2 + scene.offset[0] * w, h / 2 + scene.offset[1] * h])
-    img_pts = (proj - proj.mean(axis=0)) * scale + centre
+    # The whole board stays in the picture: centre its bounding box, then pull it in where it would cross an edge.
+    mid = (proj.min(axis=0) + proj.max(axis=0)) / 2
+    half_extent = (proj.max(axis=0) - proj.min(axis=0)) / 2 * scale
+    room = np.maximum(np.array([w / 2, h / 2]) - half_extent - 0.01 * min(w, h), 0)
+    centre = np.clip(centre, np.array([w / 2, h / 2]) - room, np.array([w / 2, h / 2]) + room)
+    img_pts = (proj - mid) * scale + centre
     src = np.array([[0, 0], [flat_side, 0], [flat_side, flat_side], [0, flat_side]], np.float32)
     return cv2.getPerspectiveTransform(src, img_pts.astype(np.float32))
 
@@ -398,6 +403,15 @@ def _distractors(img: np.ndarray, scene: Scene, rng: np.random.Generator) -> Non
             length, angle = rng.uniform(120, 260), rng.uniform(0, 180)
             box = cv2.boxPoints(((cx, cy), (length, 30), angle)).astype(np.int32)
             cv2.fillPoly(img, [box], tuple(int(v) for v in rng.integers(20, 90, 3)))
+            # tiles standing on the rack, turned with it
+            ux, uy = np.cos(np.deg2rad(angle)), np.sin(np.deg2rad(angle))
+            n = int(length // (0.8 * CELL))
+            for k in range(n):
+                t = (k - (n - 1) / 2) * 0.8 * CELL
+                letter = letters[int(rng.integers(len(letters)))]
+                patch = cv2.resize(_tile_patch(letter, False, values[letter], tile_style, font, rng),
+                                   (int(0.7 * CELL), int(0.7 * CELL)))
+                _paste_rotated(img, patch, cx + ux * t, cy + uy * t, -angle)
         letter = letters[int(rng.integers(len(letters)))]
         patch = _tile_patch(letter, False, values[letter], tile_style, font, rng)
         s = int(rng.uniform(0.6, 1.2) * CELL)
