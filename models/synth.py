@@ -151,6 +151,18 @@ def _stamp(canvas: np.ndarray, glyph: np.ndarray, x: float, y: float, colour) ->
     canvas[cy0:cy1, cx0:cx1] = (roi * (1 - a) + np.asarray(colour, np.float32) * a).astype(np.uint8)
 
 
+TILE_VARIANTS = 8    # looks (tone, grain, letter size) per letter and style, cached
+
+
+@functools.lru_cache(maxsize=4096)
+def _cached_tile(letter: str, blank: bool, value: int, tile_style: str, font: str, variant: int) -> np.ndarray:
+    """One of ``TILE_VARIANTS`` looks of a tile, drawn once (a board of 100 tiles then costs pastes only)."""
+    rng = np.random.default_rng([variant, ord(letter), int(blank), value, len(tile_style), len(font)])
+    patch = _tile_patch(letter, blank, value, tile_style, font, rng)
+    patch.flags.writeable = False
+    return patch
+
+
 def _tile_patch(letter: str, blank: bool, value: int, tile_style: str, font: str, rng: np.random.Generator
                 ) -> np.ndarray:
     """One tile seen from above, ``CELL`` square with a bevel (BGR uint8)."""
@@ -223,7 +235,8 @@ def _flat_board(scene: Scene, grid: tuple[str, ...], rng: np.random.Generator, h
             # Each square's own stream: in a video (same scene and seed) a tile keeps its look and place
             # when other tiles come and go.
             square_rng = np.random.default_rng([seed, r, c, ord(letter)])
-            patch = _tile_patch(letter, blank, values.get(letter, 1), tile_style, font, square_rng)
+            variant = int(square_rng.integers(TILE_VARIANTS))
+            patch = _cached_tile(letter, blank, values.get(letter, 1), tile_style, font, variant)
             angle = float(np.clip(square_rng.normal(0, 1.8), -4, 4))
             dx, dy = np.clip(square_rng.normal(0, 0.035 * CELL, 2), -0.08 * CELL, 0.08 * CELL)
             cx, cy = frame_px + (c + 0.5) * CELL + dx, frame_px + (r + 0.5) * CELL + dy
@@ -237,9 +250,9 @@ def _paste_rotated(img: np.ndarray, patch: np.ndarray, cx: float, cy: float, ang
     p = patch.shape[0]
     m = cv2.getRotationMatrix2D((p / 2, p / 2), angle, 1.0)
     m[:, 2] += (cx - p / 2, cy - p / 2)
-    x0, y0 = int(cx - p), int(cy - p)
+    w = p + 12 + p // 8          # room for a turn of a few degrees and the shadow, no more (speed)
+    x0, y0 = int(cx - w / 2), int(cy - w / 2)
     m[:, 2] -= (x0, y0)
-    w = 2 * p
     roi = img[y0:y0 + w, x0:x0 + w]
     if roi.shape[:2] != (w, w):
         return
