@@ -17,7 +17,8 @@ import cv2
 import numpy as np
 
 from tilecam.vision.classify import EMPTY, OCCLUDED, TileClassifier
-from tilecam.vision.locate import BoardNotFound
+from tilecam.vision.locate import BoardNotFound, locate_board
+from tilecam.vision.orient import best_rotation
 from tilecam.vision.read import read_board
 
 SHARED_BOARDS = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "real-boards" / "scrabscrap"
@@ -120,7 +121,10 @@ def evaluate_renders(classifier: TileClassifier, n: int, tileset: str = "english
             tally.cell_px = float(np.linalg.norm(render.corners[1] - render.corners[0]) / 15)
         truth = [row.replace("#", ".") for row in render.grid]
         try:
-            reading = read_board(render.image, classifier, tileset=tileset)
+            # A single photo from an unknown angle: which edge is row 1 is told from the letters first.
+            location = locate_board(render.image)
+            rotation = best_rotation(render.image, classifier, tileset, location)
+            reading = read_board(render.image, classifier, tileset=tileset, hint=location, rotation=rotation)
         except BoardNotFound:
             tally.boards += 1
             tally.not_found += 1
