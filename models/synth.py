@@ -404,19 +404,44 @@ def _table(scene: Scene, size: tuple[int, int], rng: np.random.Generator) -> np.
     return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
-def _distractors(img: np.ndarray, scene: Scene, rng: np.random.Generator) -> None:
-    """A rack and loose tiles on the table (the board is drawn over them where they meet)."""
+def _clear_of(keep_out: np.ndarray | None, poly: np.ndarray) -> bool:
+    """Whether the polygon (image px) lies inside the picture and off the ``keep_out`` mask."""
+    if keep_out is None:
+        return True
+    h, w = keep_out.shape
+    x0, y0 = np.floor(poly.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(poly.max(axis=0)).astype(int) + 1
+    if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
+        return False
+    footprint = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillPoly(footprint, [(poly - (x0, y0)).astype(np.int32)], 1)
+    return not (footprint.astype(bool) & keep_out[y0:y1, x0:x1]).any()
+
+
+def _distractors(img: np.ndarray, scene: Scene, rng: np.random.Generator, keep_out: np.ndarray | None = None
+                 ) -> None:
+    """A rack with tiles and loose tiles on the table, beside the board (off ``keep_out``, the board's
+    picture grown by a few pixels: a rack half under a board is not a real scene)."""
     h, w = img.shape[:2]
     _, tile_style, font = scene.style.split("/")
     values = _values(scene.tileset)
     letters = list(values)
     for _ in range(scene.distractors):
-        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
-        if rng.random() < 0.4:   # a rack: a dark wooden bar
-            length, angle = rng.uniform(120, 260), rng.uniform(0, 180)
-            box = cv2.boxPoints(((cx, cy), (length, 30), angle)).astype(np.int32)
-            cv2.fillPoly(img, [box], tuple(int(v) for v in rng.integers(20, 90, 3)))
-            # tiles standing on the rack, turned with it
+        rack = rng.random() < 0.4
+        length, angle = rng.uniform(120, 260), rng.uniform(0, 180)
+        s = int(rng.uniform(0.6, 1.2) * CELL)
+        for _try in range(12):
+            cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+            if rack:
+                box = cv2.boxPoints(((cx, cy), (length, 30), angle))
+            else:
+                box = np.array([[cx, cy], [cx + s, cy], [cx + s, cy + s], [cx, cy + s]], np.float32)
+            if _clear_of(keep_out, box):
+                break
+        else:
+            continue
+        if rack:   # a dark bar with tiles standing on it, turned with it
+            cv2.fillPoly(img, [box.astype(np.int32)], tuple(int(v) for v in rng.integers(20, 90, 3)))
             ux, uy = np.cos(np.deg2rad(angle)), np.sin(np.deg2rad(angle))
             n = int(length // (0.8 * CELL))
             for k in range(n):
@@ -425,12 +450,10 @@ def _distractors(img: np.ndarray, scene: Scene, rng: np.random.Generator) -> Non
                 patch = cv2.resize(_tile_patch(letter, False, values[letter], tile_style, font, rng),
                                    (int(0.7 * CELL), int(0.7 * CELL)))
                 _paste_rotated(img, patch, cx + ux * t, cy + uy * t, -angle)
-        letter = letters[int(rng.integers(len(letters)))]
-        patch = _tile_patch(letter, False, values[letter], tile_style, font, rng)
-        s = int(rng.uniform(0.6, 1.2) * CELL)
-        patch = cv2.resize(patch, (s, s))
-        x0, y0 = int(cx), int(cy)
-        if 0 <= x0 < w - s and 0 <= y0 < h - s:
+        else:
+            letter = letters[int(rng.integers(len(letters)))]
+            patch = cv2.resize(_tile_patch(letter, False, values[letter], tile_style, font, rng), (s, s))
+            x0, y0 = int(cx), int(cy)
             img[y0:y0 + s, x0:x0 + s] = patch
 
 
@@ -499,7 +522,10 @@ def _table_with_distractors(scene: Scene, size: tuple[int, int], seed: int) -> n
     """The table and what lies on it: the same for every frame of a scene with this seed."""
     rng = np.random.default_rng([seed, 1])
     table = _table(scene, size, rng)
-    _distractors(table, scene, rng)
+    flat_side = SIZE * CELL + 2 * int(round(scene.frame_frac * CELL))
+    board = _camera_maps(scene, flat_side, size)[2].astype(np.uint8)
+    keep_out = cv2.dilate(board, np.ones((25, 25), np.uint8)).astype(bool)
+    _distractors(table, scene, rng, keep_out)
     return table
 
 
