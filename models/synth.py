@@ -1,8 +1,13 @@
 """Synthetic photos of Scrabble boards, seeded and deterministic, with their truth.
 
 A frame is drawn in two steps: the flat board (squares, premiums, grid lines, frame, tiles with letters and values,
-an optional arm) at ``CELL`` pixels a square, then one perspective warp onto a table seen by a tilted camera, with
-lighting, lens distortion, blur, noise and JPEG artefacts on top. The truth comes with it: the playing grid's corners
+an optional arm) at ``CELL`` pixels a square, then ONE remap (perspective of a tilted camera and a mild radial lens
+distortion together) onto a table with a rack and loose tiles beside the board, with lighting, blur, noise and JPEG
+artefacts on top.
+
+A ``Scene`` fixes all that stays the same over a video; the camera maps, light maps and the table are cached per
+scene, and each square's tile draws its look and its small turn and shift from its own seeded stream, so frames of
+one scene and seed differ only where tiles or the arm differ (and in the sensor noise). The truth comes with it: the playing grid's corners
 in the image (``corners``, in grid order: row 1 / column A first), the grid text and the squares under the arm.
 
 Styles combine a board design, a tile look and a font. Some combinations are held out of training
@@ -513,7 +518,7 @@ def _camera_maps(scene: Scene, flat_side: int, size: tuple[int, int]
     g0, g1 = frame_px, frame_px + SIZE * CELL
     grid_flat = np.array([[g0, g0], [g1, g0], [g1, g1], [g0, g1]], np.float32)
     corners = cv2.perspectiveTransform(grid_flat.reshape(-1, 1, 2), h_cam).reshape(4, 2)
-    _, corners = _distort(None, corners, scene.k1, (w, h))
+    corners = _distorted_corners(corners, scene.k1, (w, h))
     return map1, map2, mask > 127, corners
 
 
@@ -529,24 +534,19 @@ def _table_with_distractors(scene: Scene, size: tuple[int, int], seed: int) -> n
     return table
 
 
-def _distort(img: np.ndarray | None, corners: np.ndarray, k1: float, size=None) -> tuple[np.ndarray, np.ndarray]:
-    """Radial lens distortion of the picture, and where the corners end up."""
+def _distorted_corners(corners: np.ndarray, k1: float, size: tuple[int, int]) -> np.ndarray:
+    """Where points of the undistorted picture land under the lens distortion of :func:`_camera_maps`."""
     if abs(k1) < 1e-4:
-        return img, corners
-    w, h = size if img is None else img.shape[1::-1]
+        return corners
+    w, h = size
     c = np.array([w / 2, h / 2], np.float32)
     norm = max(w, h) / 2
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    dx, dy = (xx - c[0]) / norm, (yy - c[1]) / norm
-    factor = 1 + k1 * (dx * dx + dy * dy)
-    out = None if img is None else cv2.remap(img, c[0] + dx * factor * norm, c[1] + dy * factor * norm,
-                                             cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
     # Output point q shows source point q * (1 + k1 |q|^2): invert by fixed-point iteration.
     src = (corners - c) / norm
     q = src.copy()
     for _ in range(20):
         q = src / (1 + k1 * (q ** 2).sum(axis=1, keepdims=True))
-    return out, (q * norm + c).astype(np.float32)
+    return (q * norm + c).astype(np.float32)
 
 
 def render_board(grid=None, *, seed: int, styles=None, style: str | None = None, tileset: str = "english",
