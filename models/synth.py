@@ -90,6 +90,7 @@ class Scene:
     jpeg: int
     tileset: str = "english"
     distractors: int = 3
+    distance: float = 2.6       # camera height in board sides: nearer is stronger perspective
 
 
 @dataclass(frozen=True, eq=False)
@@ -117,7 +118,7 @@ def sample_scene(rng: np.random.Generator, tileset: str = "english", styles=None
                 float(rng.uniform(0.1, 0.4)) if rng.random() < 0.4 else 0.0),
         table=tuple(int(v) for v in rng.integers(30, 200, 3)),
         blur=float(rng.uniform(0, 1.1)), noise=float(rng.uniform(1, 6)), jpeg=int(rng.integers(60, 96)),
-        tileset=tileset, distractors=int(rng.integers(0, 5)),
+        tileset=tileset, distractors=int(rng.integers(0, 5)), distance=float(rng.uniform(1.6, 3.5)),
     )
 
 
@@ -377,7 +378,7 @@ def _camera_homography(scene: Scene, flat_side: int, size: tuple[int, int]) -> n
     k = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]], [-axis[1], axis[0], 0]])
     rt = np.eye(3) + np.sin(tilt) * k + (1 - np.cos(tilt)) * (k @ k)
     world = pts @ rz.T @ rt.T
-    distance = 2.6 * flat_side
+    distance = scene.distance * flat_side
     z = world[:, 2] + distance
     proj = world[:, :2] / z[:, None]
     span = np.ptp(proj, axis=0).max()
