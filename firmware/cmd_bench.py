@@ -12,6 +12,7 @@ BENCHES = {
     "moves": "tilecam.vision.bench_moves",
     "device": "tilecam.firmware.bench",
     "web": "tilecam.web.bench",
+    "synth": "tilecam.models.synth_bench",
 }
 
 
