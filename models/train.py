@@ -48,9 +48,10 @@ def synthetic_crops(n_boards: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     from tilecam.models.dataset import crops_and_labels
 
     xs, ys = [], []
-    for i, board_seed in enumerate(synth.TRAIN_SEEDS[:n_boards] if hasattr(synth.TRAIN_SEEDS, "__getitem__")
-                                   else list(synth.TRAIN_SEEDS)[:n_boards]):
-        render = synth.render_board(None, seed=int(board_seed) + seed * 100_000, styles=synth.TRAIN_STYLES)
+    seeds = synth.TRAIN_SEEDS[seed * 10_000:seed * 10_000 + n_boards]   # a slice of the training seeds only
+    for i, board_seed in enumerate(seeds):
+        tileset = "german" if i % 3 == 2 else "english"     # Ä Ö Ü tiles too, for German boards
+        render = synth.render_board(None, seed=int(board_seed), styles=synth.TRAIN_STYLES, tileset=tileset)
         x, y = crops_and_labels(render.image, render.corners, list(render.grid))
         occ = np.asarray(render.occluded).reshape(-1)
         y[occ] = CLASS_INDEX["#"]
