@@ -40,6 +40,7 @@ class Tally:
     empty_cells: int = 0
     empty_false_positives: int = 0
     corner_errors: list[float] = field(default_factory=list)
+    corner_squares: list[float] = field(default_factory=list)
     timings: list[dict[str, float]] = field(default_factory=list)
     truth_labels: list[str] = field(default_factory=list)
     read_labels: list[str] = field(default_factory=list)
@@ -71,6 +72,9 @@ class Tally:
             turns = range(4) if any_corner_order else (0,)
             self.corner_errors.append(min(float(np.linalg.norm(np.roll(reading.corners, k, 0) - true_corners,
                                                                axis=1).max()) for k in turns))
+            # In squares of this board (renders differ in scale): its mean side over 15.
+            side = np.linalg.norm(np.roll(true_corners, -1, 0) - true_corners, axis=1).mean()
+            self.corner_squares.append(self.corner_errors[-1] / (side / 15))
         self.timings.append(timings or reading.timings)
 
     def row(self) -> dict[str, str]:
@@ -79,7 +83,10 @@ class Tally:
                                                                           "classify", "total")
                if all(k in t for t in self.timings)} if self.timings else {}
         corner = (f"{np.median(self.corner_errors):.2f} / {max(self.corner_errors):.2f} px"
-                  f" ({max(self.corner_errors) / self.cell_px:.3f} sq)") if self.corner_errors else "-"
+                  f" ({np.median(self.corner_squares):.3f} / {max(self.corner_squares):.3f} sq)"
+                  ) if self.corner_errors else "-"
+        within = (f"{sum(e <= 0.1 for e in self.corner_squares)}/{len(self.corner_squares)}"
+                  if self.corner_squares else "-")
         return {
             "set": self.name, "boards": str(self.boards),
             "per-cell error": f"{pct(self.cell_errors, self.cells)} ({self.cell_errors}/{self.cells})",
@@ -88,6 +95,7 @@ class Tally:
             "boards fully correct": f"{self.boards_correct}/{self.boards} ({pct(self.boards_correct, self.boards)})",
             "no board found": str(self.not_found),
             "corner error median / max": corner,
+            "corners within 1/10 square": within,
             **{f"{k} ms": f"{v:.1f}" for k, v in med.items()},
         }
 
@@ -123,8 +131,6 @@ def evaluate_renders(classifier: TileClassifier, n: int, tileset: str = "english
     tally = Tally(f"held-out renders ({tileset})")
     for i, seed in enumerate(list(synth.HELDOUT_SEEDS)[:n]):
         render = synth.render_board(None, seed=int(seed), styles=synth.HELDOUT_STYLES, tileset=tileset)
-        if not tally.cell_px:
-            tally.cell_px = float(np.linalg.norm(render.corners[1] - render.corners[0]) / 15)
         truth = [row.replace("#", ".") for row in render.grid]
         try:
             # A single photo from an unknown angle: which edge is row 1 is told from the letters first.
