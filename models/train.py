@@ -63,18 +63,24 @@ def synthetic_crops(n_boards: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     return np.concatenate(xs), np.concatenate(ys)
 
 
-def build_model():
+#: Channels of the four conv blocks: "standard" is the shipped net (5.8 M multiply-adds a crop), "small" a third
+#: of that, for the Pi's time budget.
+WIDTHS = {"standard": (16, 32, 64, 96), "small": (8, 16, 32, 64)}
+
+
+def build_model(width: str = "standard"):
     import torch.nn as nn
 
     def block(cin, cout):
         return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
 
+    a, b, c, d = WIDTHS[width]
     return nn.Sequential(
-        *block(3, 16), nn.MaxPool2d(2),          # 40 -> 20
-        *block(16, 32), nn.MaxPool2d(2),         # 20 -> 10
-        *block(32, 64), nn.MaxPool2d(2),         # 10 -> 5
-        *block(64, 96),
-        nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.1), nn.Linear(96, len(CLASSES)),
+        *block(3, a), nn.MaxPool2d(2),           # 40 -> 20
+        *block(a, b), nn.MaxPool2d(2),           # 20 -> 10
+        *block(b, c), nn.MaxPool2d(2),           # 10 -> 5
+        *block(c, d),
+        nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.1), nn.Linear(d, len(CLASSES)),
     )
 
 
@@ -100,14 +106,15 @@ def to_tensor(crops: np.ndarray):
     return torch.from_numpy(np.ascontiguousarray(crops[..., ::-1].transpose(0, 3, 1, 2))).float() / 255.0
 
 
-def train(x: np.ndarray, y: np.ndarray, minutes: float, seed: int, x_val=None, y_val=None):
+def train(x: np.ndarray, y: np.ndarray, minutes: float, seed: int, x_val=None, y_val=None,
+          width: str = "standard"):
     import torch
     import torch.nn as nn
 
     torch.manual_seed(seed)
     torch.set_num_threads(2)
     rng_t = torch.Generator().manual_seed(seed)
-    model = build_model()
+    model = build_model(width)
     counts = np.bincount(y, minlength=len(CLASSES)).astype(np.float64)
     weights = 1.0 / np.sqrt(np.maximum(counts[y], 1))
     sampler = torch.utils.data.WeightedRandomSampler(torch.from_numpy(weights), num_samples=len(y),
@@ -188,6 +195,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--name", default="tiles", help="file stem of the exported model")
     ap.add_argument("--minutes", type=float, default=8.0, help="training time budget")
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--width", choices=sorted(WIDTHS), default="standard", help="network size")
     ap.add_argument("--synthetic", type=int, default=600, help="synthetic boards to render (0: none)")
     ap.add_argument("--real", dest="real", action="store_true", default=True,
                     help="add the real photos of games 01-02 (default)")
@@ -221,8 +229,8 @@ def main(argv: list[str] | None = None) -> int:
     x_val = y_val = None
     if args.real_dir.is_dir():   # reported only, never trained on
         x_val, y_val = real_crops(args.real_dir, ("game03", "game04"))
-    model = train(x, y, args.minutes, args.seed, x_val, y_val)
-    info = {"seed": args.seed, "minutes": args.minutes, "sources": sources,
+    model = train(x, y, args.minutes, args.seed, x_val, y_val, args.width)
+    info = {"seed": args.seed, "minutes": args.minutes, "width": args.width, "sources": sources,
             "date": _dt.date.today().isoformat(), "crops": int(len(x))}
     if x_val is not None:
         info["real_game03_04_cell_error_true_corners"] = evaluate(model, x_val, y_val)
