@@ -19,6 +19,9 @@ from tilecam.vision.warp import cut_cells, warp_board
 CLASSES: tuple[str, ...] = (".",) + tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ") + ("Ä", "Ö", "Ü", "?", "#")
 CLASS_INDEX = {c: i for i, c in enumerate(CLASSES)}
 
+#: The shared photo folder beside the checkout (absent on machines without ../shared).
+SHARED_BOARDS = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "real-boards" / "scrabscrap"
+
 TRAIN_GAMES = ("game01", "game02")
 EVAL_GAMES = ("game03", "game04")
 

@@ -20,11 +20,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from tilecam.models.dataset import CLASS_INDEX, EVAL_GAMES, label_of, real_photos, scrabscrap_grid_corners
+from tilecam.models.dataset import (CLASS_INDEX, EVAL_GAMES, SHARED_BOARDS, label_of, real_photos,
+                                    scrabscrap_grid_corners)
 from tilecam.vision.warp import cut_cells, warp_board
 
 HERE = Path(__file__).resolve().parent
-SHARED_BOARDS = HERE.parent.parent / "shared" / "data" / "real-boards" / "scrabscrap"
 
 
 class OnnxTiles:

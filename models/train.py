@@ -19,10 +19,9 @@ from pathlib import Path
 
 import numpy as np
 
-from tilecam.models.dataset import CLASS_INDEX, CLASSES, TRAIN_GAMES, real_crops
+from tilecam.models.dataset import CLASS_INDEX, CLASSES, SHARED_BOARDS, TRAIN_GAMES, real_crops
 from tilecam.vision.warp import CROP_PX
 
-SHARED_BOARDS = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "real-boards" / "scrabscrap"
 SKIN = np.array([[140, 170, 225], [110, 140, 200], [80, 110, 170], [60, 80, 120], [170, 190, 235]], np.float32)
 
 

@@ -16,12 +16,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from tilecam.models.dataset import SHARED_BOARDS
 from tilecam.vision.classify import EMPTY, OCCLUDED, TileClassifier
 from tilecam.vision.locate import BoardNotFound, locate_board
 from tilecam.vision.orient import best_rotation
 from tilecam.vision.read import read_board
 
-SHARED_BOARDS = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "real-boards" / "scrabscrap"
 
 
 @dataclass
