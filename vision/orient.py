@@ -29,8 +29,11 @@ def rotation_scores(image: np.ndarray, classifier: TileClassifier, tileset="engl
         return [1.0, 0.0, 0.0, 0.0]
     scores = []
     for k in range(4):
-        turned = cut_cells(warp_board(image, rotate_corners(location.corners, k)))
-        _, p = classifier.classify(turned, letters=letters)
+        if k == 0:
+            p = probs      # the unturned board was classified above
+        else:
+            _, p = classifier.classify(cut_cells(warp_board(image, rotate_corners(location.corners, k))),
+                                       letters=letters)
         # Only the crops that hold tiles, wherever they land after the turn.
         mask = np.rot90(tiles.reshape(15, 15), k).reshape(-1)
         scores.append(float(p[mask].max(axis=1).mean()))
