@@ -15,6 +15,7 @@ import functools
 from dataclasses import dataclass
 from pathlib import Path
 
+from .datafiles import read_data_file
 from .errors import DataFileError
 
 DATA_DIR = Path(__file__).resolve().parent / "data" / "layouts"
@@ -83,10 +84,5 @@ class Layout:
 
 @functools.lru_cache(maxsize=None)
 def _load(name: str) -> Layout:
-    path = Path(name) if ("/" in name or name.endswith(".txt")) else DATA_DIR / f"{name}.txt"
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        known = ", ".join(sorted(p.stem for p in DATA_DIR.glob("*.txt")))
-        raise DataFileError(f"no layout {name!r} ({exc.strerror}); bundled: {known}") from exc
-    return Layout.parse(text, name=path.stem)
+    text, stem = read_data_file(name, DATA_DIR, ".txt", "layout")
+    return Layout.parse(text, name=stem)

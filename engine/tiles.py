@@ -15,6 +15,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from .datafiles import read_data_file
 from .errors import DataFileError
 
 DATA_DIR = Path(__file__).resolve().parent / "data" / "tiles"
@@ -100,10 +101,5 @@ class TileSet:
 
 @functools.lru_cache(maxsize=None)
 def _load(name: str) -> TileSet:
-    path = Path(name) if ("/" in name or name.endswith(".tsv")) else DATA_DIR / f"{name}.tsv"
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        known = ", ".join(sorted(p.stem for p in DATA_DIR.glob("*.tsv")))
-        raise DataFileError(f"no tile set {name!r} ({exc.strerror}); bundled: {known}") from exc
-    return TileSet.parse(text, name=path.stem)
+    text, stem = read_data_file(name, DATA_DIR, ".tsv", "tile set")
+    return TileSet.parse(text, name=stem)
