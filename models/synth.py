@@ -48,6 +48,8 @@ FONTS = {
     "sans": "DejaVuSans-Bold.ttf",
     "serif": "DejaVuSerif-Bold.ttf",
     "mono": "DejaVuSansMono-Bold.ttf",
+    "sans-condensed": "DejaVuSansCondensed-Bold.ttf",
+    "serif-condensed": "DejaVuSerifCondensed-Bold.ttf",
     "stix": "STIXGeneralBol.ttf",
 }
 ALL_STYLES = tuple(f"{b}/{t}/{f}" for b, t, f in itertools.product(BOARDS, TILES, FONTS))
@@ -144,6 +146,15 @@ def _glyph(font: str, text: str, px: int) -> np.ndarray:
     return np.asarray(img, np.float32) / 255.0
 
 
+def _reshape_glyph(glyph: np.ndarray, width: float, weight: float) -> np.ndarray:
+    """The glyph made narrower or wider and its strokes thinner or bolder: more letter shapes than the fonts have."""
+    h, w = glyph.shape
+    g = cv2.resize(glyph, (max(1, int(round(w * width))), h), interpolation=cv2.INTER_LINEAR)
+    g = np.pad(g, 1)
+    g = cv2.GaussianBlur(g, (3, 3), 0.7)
+    return np.clip((g - 0.5 + weight) * 1.6 + 0.5, 0, 1).astype(np.float32)
+
+
 def _stamp(canvas: np.ndarray, glyph: np.ndarray, x: float, y: float, colour) -> None:
     """Blend ``glyph`` into ``canvas`` with its centre at (x, y)."""
     gh, gw = glyph.shape
@@ -157,10 +168,10 @@ def _stamp(canvas: np.ndarray, glyph: np.ndarray, x: float, y: float, colour) ->
     canvas[cy0:cy1, cx0:cx1] = (roi * (1 - a) + np.asarray(colour, np.float32) * a).astype(np.uint8)
 
 
-TILE_VARIANTS = 8    # looks (tone, grain, letter size) per letter and style, cached
+TILE_VARIANTS = 8    # looks (tone, grain, letter size, width and weight) per letter and style, cached
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=16384)
 def _cached_tile(letter: str, blank: bool, value: int, tile_style: str, font: str, variant: int) -> np.ndarray:
     """One of ``TILE_VARIANTS`` looks of a tile, drawn once (a board of 100 tiles then costs pastes only)."""
     rng = np.random.default_rng([variant, ord(letter), int(blank), value, len(tile_style), len(font)])
@@ -190,7 +201,8 @@ def _tile_patch(letter: str, blank: bool, value: int, tile_style: str, font: str
     patch = np.clip(patch, 0, 255).astype(np.uint8)
     if not blank:
         size = int(p * rng.uniform(0.58, 0.7))
-        _stamp(patch, _glyph(font, letter, size), p * 0.46, p * 0.46, ink)
+        glyph = _reshape_glyph(_glyph(font, letter, size), rng.uniform(0.82, 1.18), rng.uniform(-0.18, 0.18))
+        _stamp(patch, glyph, p * 0.46, p * 0.46, ink)
         _stamp(patch, _glyph(font, str(value), max(7, int(p * 0.24))), p * 0.8, p * 0.8, ink)
     return patch
 

@@ -42,24 +42,60 @@ def occlude(crops: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return out
 
 
-def synthetic_crops(n_boards: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+def _render_crops(job: tuple[int, int, float]) -> tuple[np.ndarray, np.ndarray]:
+    """Crops and labels of one training render (a worker's job: board seed, index, share of empties kept)."""
     from tilecam.models import synth
     from tilecam.models.dataset import crops_and_labels
 
-    xs, ys = [], []
+    board_seed, i, empties = job
+    tileset = "german" if i % 3 == 2 else "english"     # Ä Ö Ü tiles too, for German boards
+    render = synth.render_board(None, seed=board_seed, styles=synth.TRAIN_STYLES, tileset=tileset)
+    x, y = crops_and_labels(render.image, render.corners, list(render.grid))
+    y[np.asarray(render.occluded).reshape(-1)] = CLASS_INDEX["#"]
+    keep = (y != CLASS_INDEX["."]) | (np.random.default_rng(board_seed).random(len(y)) < empties)
+    return x[keep], y[keep]
+
+
+def synthetic_crops(n_boards: int, seed: int, empties: float = 0.5, workers: int = 2
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """Crops of ``n_boards`` training renders (training styles and seeds only), rendered by ``workers`` processes.
+
+    Every board is seeded on its own, so the result does not depend on the number of workers.
+    """
+    from tilecam.models import synth
+
     seeds = synth.TRAIN_SEEDS[seed * 10_000:seed * 10_000 + n_boards]   # a slice of the training seeds only
-    for i, board_seed in enumerate(seeds):
-        tileset = "german" if i % 3 == 2 else "english"     # Ä Ö Ü tiles too, for German boards
-        render = synth.render_board(None, seed=int(board_seed), styles=synth.TRAIN_STYLES, tileset=tileset)
-        x, y = crops_and_labels(render.image, render.corners, list(render.grid))
-        occ = np.asarray(render.occluded).reshape(-1)
-        y[occ] = CLASS_INDEX["#"]
-        keep = (y != CLASS_INDEX["."]) | (np.random.default_rng(board_seed).random(len(y)) < 0.25)
-        xs.append(x[keep])
-        ys.append(y[keep])
-        if (i + 1) % 50 == 0:
-            print(f"  rendered {i + 1}/{n_boards} boards", flush=True)
+    jobs = [(int(board_seed), i, empties) for i, board_seed in enumerate(seeds)]
+    xs, ys = [], []
+    pool = None
+    if workers > 1:
+        import multiprocessing
+
+        pool = multiprocessing.get_context("fork").Pool(workers)
+    try:
+        results = pool.imap(_render_crops, jobs, chunksize=8) if pool else map(_render_crops, jobs)
+        for i, (x, y) in enumerate(results):
+            xs.append(x)
+            ys.append(y)
+            if (i + 1) % 100 == 0 or i + 1 == n_boards:
+                print(f"  rendered {i + 1}/{n_boards} boards", flush=True)
+    finally:
+        if pool:
+            pool.close()
+            pool.join()
     return np.concatenate(xs), np.concatenate(ys)
+
+
+def sample_weights(y: np.ndarray) -> np.ndarray:
+    """Per-crop sampling weights: letters balanced among themselves (share ~ sqrt of their count), while empty,
+    blank and occluded keep their natural share — a reader sees mostly empty squares, and over-sampling the rare
+    blank teaches it to call empty squares blank tiles."""
+    counts = np.bincount(y, minlength=len(CLASSES)).astype(np.float64)
+    letters = np.array([len(c) == 1 and c.isalpha() for c in CLASSES]) & (counts > 0)
+    w = np.ones(len(CLASSES))
+    share = np.sqrt(counts[letters])
+    w[letters] = share / share.sum() * counts[letters].sum() / counts[letters]
+    return w[y]
 
 
 #: Channels of the four conv blocks: "standard" is the shipped net (5.8 M multiply-adds a crop), "small" a third
@@ -100,13 +136,21 @@ def augment(x, rng_t):
 
 
 def to_tensor(crops: np.ndarray):
+    """BGR uint8 crops (N, S, S, 3) → RGB float NCHW in 0..1."""
     import torch
 
-    return torch.from_numpy(np.ascontiguousarray(crops[..., ::-1].transpose(0, 3, 1, 2))).float() / 255.0
+    return to_bytes(crops).float() / 255.0
+
+
+def to_bytes(crops: np.ndarray):
+    """BGR uint8 crops (N, S, S, 3) → an RGB uint8 NCHW tensor (a quarter of the memory of floats)."""
+    import torch
+
+    return torch.from_numpy(np.ascontiguousarray(crops.transpose(0, 3, 1, 2)[:, ::-1]))
 
 
 def train(x: np.ndarray, y: np.ndarray, minutes: float, seed: int, x_val=None, y_val=None,
-          width: str = "standard"):
+          width: str = "standard", batch: int = 256):
     import torch
     import torch.nn as nn
 
@@ -114,13 +158,8 @@ def train(x: np.ndarray, y: np.ndarray, minutes: float, seed: int, x_val=None, y
     torch.set_num_threads(2)
     rng_t = torch.Generator().manual_seed(seed)
     model = build_model(width)
-    counts = np.bincount(y, minlength=len(CLASSES)).astype(np.float64)
-    weights = 1.0 / np.sqrt(np.maximum(counts[y], 1))
-    sampler = torch.utils.data.WeightedRandomSampler(torch.from_numpy(weights), num_samples=len(y),
-                                                     replacement=True, generator=rng_t)
-    xt, yt = to_tensor(x), torch.from_numpy(y)
-    loader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(xt, yt), batch_size=256,
-                                         sampler=sampler)
+    weights = torch.from_numpy(sample_weights(y))
+    xt, yt = to_bytes(x), torch.from_numpy(y)
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.02)
     deadline = time.monotonic() + minutes * 60
@@ -130,8 +169,10 @@ def train(x: np.ndarray, y: np.ndarray, minutes: float, seed: int, x_val=None, y
         epoch += 1
         model.train()
         total, correct, loss_sum = 0, 0, 0.0
-        for xb, yb in loader:
-            xb = augment(xb, rng_t)
+        order = torch.multinomial(weights, len(y), replacement=True, generator=rng_t)
+        for k in range(0, len(order), batch):
+            idx = order[k:k + batch]
+            xb, yb = augment(xt[idx].float() / 255.0, rng_t), yt[idx]
             out = model(xb)
             loss = loss_fn(out, yb)
             opt.zero_grad()
@@ -140,11 +181,14 @@ def train(x: np.ndarray, y: np.ndarray, minutes: float, seed: int, x_val=None, y
             loss_sum += float(loss.detach()) * len(yb)
             correct += int((out.argmax(1) == yb).sum())
             total += len(yb)
+            frac = min(1.0, (time.monotonic() - start) / (minutes * 60))
+            for group in opt.param_groups:      # cosine decay over the time budget, step by step
+                group["lr"] = 3e-3 * 0.5 * (1 + np.cos(np.pi * frac))
+            if (k // batch) % 200 == 199:
+                print(f"  epoch {epoch}: {k + batch}/{len(order)} crops, loss {loss_sum / total:.4f}, "
+                      f"{max(0.0, deadline - time.monotonic()) / 60:.1f} min left", flush=True)
             if time.monotonic() > deadline:
                 break
-        frac = min(1.0, (time.monotonic() - start) / (minutes * 60))
-        for group in opt.param_groups:      # cosine decay over the time budget
-            group["lr"] = 3e-3 * 0.5 * (1 + np.cos(np.pi * frac))
         msg = f"epoch {epoch}: loss {loss_sum / total:.4f} train acc {correct / total:.4%}"
         if x_val is not None:
             msg += f" | held-out error {evaluate(model, x_val, y_val):.4%}"
@@ -196,6 +240,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--width", choices=sorted(WIDTHS), default="standard", help="network size")
     ap.add_argument("--synthetic", type=int, default=600, help="synthetic boards to render (0: none)")
+    ap.add_argument("--empties", type=float, default=0.5, help="share of the renders' empty squares kept")
+    ap.add_argument("--workers", type=int, default=2, help="processes rendering the synthetic boards")
     ap.add_argument("--real", dest="real", action="store_true", default=True,
                     help="add the real photos of games 01-02 (default)")
     ap.add_argument("--no-real", dest="real", action="store_false", help="synthetic only (zero-shot model)")
@@ -206,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
     xs, ys, sources = [], [], []
     if args.synthetic:
         print(f"rendering {args.synthetic} synthetic boards …", flush=True)
-        x, y = synthetic_crops(args.synthetic, args.seed)
+        x, y = synthetic_crops(args.synthetic, args.seed, args.empties, args.workers)
         xs.append(x); ys.append(y); sources.append(f"synthetic:{args.synthetic}")
     if args.real:
         if not args.real_dir.is_dir():
@@ -230,6 +276,7 @@ def main(argv: list[str] | None = None) -> int:
         x_val, y_val = real_crops(args.real_dir, ("game03", "game04"))
     model = train(x, y, args.minutes, args.seed, x_val, y_val, args.width)
     info = {"seed": args.seed, "minutes": args.minutes, "width": args.width, "sources": sources,
+            "empties_kept": args.empties,
             "date": _dt.date.today().isoformat(), "crops": int(len(x))}
     if x_val is not None:
         info["real_game03_04_cell_error_true_corners"] = evaluate(model, x_val, y_val)

@@ -84,3 +84,17 @@ def test_model_errors_are_typed(tmp_path):
     classifier = TileClassifier.load(threads=1)
     with pytest.raises(ModelError):
         classifier.classify(np.zeros((3, 10, 10, 3), np.uint8))
+
+
+def test_preprocess_matches_the_models_json_description(classifier):
+    """The fast path (reorder as bytes, scale once) gives what tiles.json says, also with a mean and std."""
+    import dataclasses
+
+    crops = np.random.default_rng(3).integers(0, 256, (5, classifier.spec.size, classifier.spec.size, 3), np.uint8)
+    for spec in (classifier.spec, dataclasses.replace(classifier.spec, mean=(0.5, 0.4, 0.3), std=(0.2, 0.25, 0.3)),
+                 dataclasses.replace(classifier.spec, color="BGR")):
+        fast = TileClassifier(classifier.session, spec, classifier.path).preprocess(crops)
+        x = crops[..., ::-1] if spec.color == "RGB" else crops
+        slow = ((x.astype(np.float64) * spec.scale - np.array(spec.mean)) / np.array(spec.std)).transpose(0, 3, 1, 2)
+        assert fast.dtype == np.float32 and fast.shape == slow.shape
+        np.testing.assert_allclose(fast, slow, atol=1e-5)

@@ -82,11 +82,18 @@ class TileClassifier:
         x = np.asarray(crops)
         if x.ndim != 4 or x.shape[1] != self.spec.size or x.shape[2] != self.spec.size or x.shape[3] != 3:
             raise ModelError(f"expected crops of shape (N, {self.spec.size}, {self.spec.size}, 3), got {x.shape}")
+        # Reorder while still one byte a value, then scale in one pass into the output: three float passes over
+        # the batch (flip, scale, transpose) cost ~6 ms of a ~20 ms classify here.
+        x = x.transpose(0, 3, 1, 2)
         if self.spec.color == "RGB":
-            x = x[..., ::-1]
-        x = x.astype(np.float32) * self.spec.scale
-        x = (x - np.asarray(self.spec.mean, np.float32)) / np.asarray(self.spec.std, np.float32)
-        return np.ascontiguousarray(x.transpose(0, 3, 1, 2))
+            x = x[:, ::-1]
+        out = np.empty(x.shape, np.float32)
+        np.multiply(x, np.float32(self.spec.scale), out=out, dtype=np.float32)
+        mean, std = np.asarray(self.spec.mean, np.float32), np.asarray(self.spec.std, np.float32)
+        if mean.any() or (std != 1).any():
+            out -= mean[:, None, None]
+            out /= std[:, None, None]
+        return out
 
     def logits(self, crops: np.ndarray) -> np.ndarray:
         return self.session.run([self.spec.output_name], {self.spec.input_name: self.preprocess(crops)})[0]
