@@ -10,14 +10,13 @@ the camera itself, so a second process opening it would only report "busy".
 the TOML file (``[camera] source``, ``[store] data_dir``, ``[game] lexicon`` …), or ``None`` for the defaults; the
 doctor reads only the few values it needs (:class:`DoctorSettings`).
 
-A part of tilecam that is not in this build (an older or partial install) gives a failed check whose detail starts
-with "not available", rather than an ``ImportError``.
+A check that fails in an unexpected way (a package that will not import, a broken file) is reported by
+:func:`run_checks` as a failed check naming the exception, never as a traceback.
 """
 
 from __future__ import annotations
 
 import glob
-import importlib
 import os
 import shutil
 import socket
@@ -203,12 +202,8 @@ def check_camera(settings: DoctorSettings) -> Check:
         if not path.exists():
             return Check("camera", False, f"source {source!r}: no such file or folder",
                          "give --source auto|picamera|webcam[:N]|demo or an existing image, video or folder")
-    try:
-        sources = importlib.import_module("tilecam.firmware.sources")
-    except ModuleNotFoundError as exc:
-        if exc.name != "tilecam.firmware.sources":
-            raise
-        return _camera_without_sources(source, kind)
+    from tilecam.firmware import sources
+
     return _probe_source(sources, source)
 
 
@@ -259,20 +254,6 @@ def _probe_source(sources: Any, spec: str) -> Check:
                                  f"({result.get('reason') or spec})")
 
 
-def _camera_without_sources(source: str, kind: str) -> Check:
-    """What can be said about the camera hardware when the device's source code is not in this build."""
-    found = []
-    if glob.glob("/dev/media*"):
-        found.append("libcamera devices (/dev/media*)")
-    videos = sorted(glob.glob("/dev/video*"))
-    if videos:
-        found.append(", ".join(videos))
-    seen = "; seen: " + "; ".join(found) if found else "; no camera devices under /dev"
-    return Check("camera", False,
-                 f"not available: the frame sources (tilecam.firmware.sources) are not in this build{seen}",
-                 "upgrade tilecam (deploy/install.sh) — this install cannot read a camera yet")
-
-
 def _camera_fix(spec: str, *, busy: bool) -> str:
     if busy:
         return ("the camera may be held by the running scorekeeper: `sudo systemctl stop tilecam`, then run the "
@@ -290,22 +271,21 @@ def _camera_fix(spec: str, *, busy: bool) -> str:
 
 def check_model(settings: DoctorSettings) -> Check:
     """The tile classifier loads and answers one batch."""
-    path = Path(settings.model) if settings.model else _bundled_model()
-    if path is None or not path.is_file():
-        return Check("model", False, f"not available: the tile model {path or 'models/tiles.onnx'} is missing",
+    from tilecam.vision import classify
+
+    path = Path(settings.model) if settings.model else classify.packaged_model()
+    if not path.is_file():
+        return Check("model", False, f"not available: the tile model {path} is missing",
                      "upgrade tilecam (deploy/install.sh) — the shipped package carries models/tiles.onnx")
-    started = time.monotonic()
-    try:
-        classify = importlib.import_module("tilecam.vision.classify")
-    except ModuleNotFoundError as exc:
-        if exc.name != "tilecam.vision.classify":
-            raise
-        return _model_with_onnxruntime(path, started)
     import numpy as np
 
     from tilecam.vision.warp import CROP_PX
 
-    classifier = classify.TileClassifier.load(path)
+    started = time.monotonic()
+    try:
+        classifier = classify.TileClassifier.load(path)
+    except classify.ModelError as exc:
+        return Check("model", False, str(exc), "reinstall tilecam (deploy/install.sh) to restore models/tiles.onnx")
     loaded = time.monotonic()
     # One whole board's worth of crops, cut as the reader cuts them: the time is what one reading costs here.
     crops = np.full((225, CROP_PX, CROP_PX, 3), 200, dtype=np.uint8)
@@ -315,36 +295,9 @@ def check_model(settings: DoctorSettings) -> Check:
                                 f"in {(done - loaded) * 1000:.0f} ms ({len(labels)} labels)")
 
 
-def _model_with_onnxruntime(path: Path, started: float) -> Check:
-    import numpy as np
-    import onnxruntime as ort
-
-    session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
-    inp = session.get_inputs()[0]
-    shape = [d if isinstance(d, int) and d > 0 else 1 for d in inp.shape]
-    dtype = np.uint8 if "uint8" in inp.type else np.float32
-    outputs = session.run(None, {inp.name: np.zeros(shape, dtype=dtype)})
-    ms = (time.monotonic() - started) * 1000
-    return Check("model", True, f"{path.name}: onnxruntime ran one {shape} batch in {ms:.0f} ms "
-                                f"({len(outputs)} output(s))")
-
-
-def _bundled_model() -> Path | None:
-    try:
-        models = importlib.import_module("tilecam.models")
-    except ModuleNotFoundError:
-        return None
-    return Path(models.__file__).resolve().parent / "tiles.onnx"
-
-
 def check_lexicon(settings: DoctorSettings) -> Check:
-    try:
-        lexicon = importlib.import_module("tilecam.engine.lexicon")
-    except ModuleNotFoundError as exc:
-        if exc.name != "tilecam.engine.lexicon":
-            raise
-        return Check("lexicon", False, "not available: the engine's lexicon (tilecam.engine.lexicon) is not in "
-                                       "this build", "upgrade tilecam (deploy/install.sh)")
+    from tilecam.engine import lexicon
+
     path = lexicon_path(settings.lexicon, Path(lexicon.__file__).resolve().parent / "data" / "lexicon")
     if path is not None and not path.is_file():
         return Check("lexicon", False, f"word list {path} does not exist",
@@ -382,13 +335,9 @@ def data_dir_of(settings: DoctorSettings) -> Path:
     """The configured data folder, or the one the store uses when none is configured."""
     if settings.data_dir:
         return Path(settings.data_dir).expanduser()
-    try:
-        store = importlib.import_module("tilecam.firmware.store")
-        return Path(store.default_path()).parent
-    except ModuleNotFoundError:
-        import platformdirs
+    from tilecam.firmware import store
 
-        return Path(platformdirs.user_data_dir("tilecam", appauthor=False))
+    return Path(store.default_path()).parent
 
 
 def check_store(settings: DoctorSettings) -> Check:
@@ -412,13 +361,8 @@ def check_store(settings: DoctorSettings) -> Check:
             pass
     except OSError as exc:
         return Check("store", False, f"cannot write in {data_dir}: {exc.strerror or exc}", user_fix)
-    try:
-        store = importlib.import_module("tilecam.firmware.store")
-    except ModuleNotFoundError as exc:
-        if exc.name != "tilecam.firmware.store":
-            raise
-        return Check("store", False, f"not available: the game store is not in this build ({data_dir} is writable)",
-                     "upgrade tilecam (deploy/install.sh)")
+    from tilecam.firmware import store
+
     db = data_dir / store.DB_FILENAME
     if not db.exists():
         return Check("store", True, f"{data_dir} is writable; no games yet (the database is created on first run)")
