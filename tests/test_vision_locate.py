@@ -83,3 +83,53 @@ def test_held_out_renders_corners_within_a_tenth_of_a_square(seed):
     # Which edge is row 1 is decided later (orientation), so the locator may start at any corner: best of 4 turns.
     error = min(float(np.linalg.norm(np.roll(found, k, 0) - truth, axis=1).max()) for k in range(4))
     assert error < square / 10, f"seed {seed}: corner error {error:.2f} px, a square is {square:.1f} px"
+
+
+def _grid_error(found: np.ndarray, truth: np.ndarray) -> float:
+    """Largest corner distance in squares, best over the four cyclic corner orders."""
+    square = float(np.linalg.norm(truth[1] - truth[0])) / 15
+    return min(float(np.linalg.norm(np.roll(found, k, 0) - truth, axis=1).max()) for k in range(4)) / square
+
+
+def _moved(corners: np.ndarray, grid_points: np.ndarray) -> np.ndarray:
+    """Where points given in grid units (0..15) lie in the image for the grid with these corners."""
+    unit = np.array([[0, 0], [15, 0], [15, 15], [0, 15]], np.float32)
+    h = cv2.getPerspectiveTransform(unit, np.asarray(corners, np.float32))
+    return cv2.perspectiveTransform(np.asarray(grid_points, np.float32).reshape(-1, 1, 2), h).reshape(4, 2)
+
+
+def test_line_refinement_takes_out_a_turn_and_a_shear_the_outline_left():
+    from tilecam.vision.locate import LocateConfig, _refine_grid
+
+    synth = pytest.importorskip("tilecam.models.synth")
+    render = synth.render_board(None, seed=900_010, styles=synth.HELDOUT_STYLES)
+    truth = np.asarray(render.corners, np.float32)
+    gray = cv2.cvtColor(render.image, cv2.COLOR_BGR2GRAY)
+    # A third of a square off at the corners, differently at each: not a shift or a scale.
+    off = _moved(truth, [[0.3, -0.2], [15.2, 0.25], [14.7, 15.3], [-0.25, 14.8]])
+    assert _grid_error(off, truth) > 0.3
+    refined = off
+    for _ in range(2):
+        _, refined = _refine_grid(gray, refined, LocateConfig())
+    assert _grid_error(refined, truth) < 0.1
+
+
+@pytest.mark.parametrize("dx, dy", [(1, 0), (0, -1), (-1, 1)])
+def test_a_grid_one_square_off_snaps_back_to_the_premium_squares(dx, dy):
+    from tilecam.vision.locate import snap_to_layout
+
+    synth = pytest.importorskip("tilecam.models.synth")
+    render = synth.render_board(None, seed=900_056, styles=synth.HELDOUT_STYLES)   # Hasbro: a light frame
+    truth = np.asarray(render.corners, np.float32)
+    assert _grid_error(snap_to_layout(render.image, truth), truth) < 0.01      # the right grid stays
+    off = _moved(truth, np.array([[0, 0], [15, 0], [15, 15], [0, 15]], np.float32) + (dx, dy))
+    assert _grid_error(off, truth) > 0.9
+    assert _grid_error(snap_to_layout(render.image, off), truth) < 0.05
+
+
+def test_real_photos_keep_their_grid_through_the_layout_check(photos):
+    from tilecam.vision.locate import snap_to_layout
+
+    truth = scrabscrap_grid_corners()
+    for name, image in photos.items():
+        assert _grid_error(snap_to_layout(image, truth), truth) < 0.01, name

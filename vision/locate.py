@@ -1,11 +1,15 @@
 """Board localisation: the four corners of the playing grid in a camera frame, without markers.
 
-Two stages, each cheap:
+Three stages, each cheap:
 
 1. the board's outline — the largest convex quadrilateral in an edge map of a downscaled frame;
 2. the grid inside it — the outline is warped to a square, where the 16 grid lines of each axis are a regular
-   lattice; a 1-D search over (first line, pitch) on the gradient profile of each axis finds them. The search runs
-   twice, the second time on the grid found by the first, which takes out what the outline got wrong.
+   lattice; a 1-D search over (first line, pitch) on the gradient profile of each axis finds them, once in the
+   outline and once more on the grid found. Then each line is measured on its own in strips across the square and
+   one homography is fitted to all the measurements (least squares, disagreeing ones dropped), twice: that takes
+   out the turn, shear and perspective the outline left, which one lattice per axis cannot;
+3. the premium squares — a lattice is periodic, so on a board whose frame looks like its squares the grid may be
+   found one row or column off; the layout's premium colours put it back (:func:`snap_to_layout`).
 
 The result carries its score (how much stronger the gradient is on the lattice than between its lines), so a
 caller can see how sure the localisation is; a frame without a board raises :class:`BoardNotFound`.
@@ -37,7 +41,7 @@ class LocateConfig:
     min_score: float = 1.6        # lattice response / off-lattice response below this: no board
     hint_min_score: float = 1.8   # a previous location is kept only if it still scores this well
     size: int = 15
-    refinements: int = 2         # lattice passes on the grid found so far
+    refinements: int = 2         # line-by-line passes on the grid found so far
 
 
 @dataclass(frozen=True)
@@ -73,12 +77,22 @@ def locate_board(image: np.ndarray, cfg: LocateConfig = LocateConfig(), hint: Bo
         raise BoardNotFound("no Scrabble grid found in the frame (no outline holds a 15x15 lattice)")
     best: tuple[float, np.ndarray] | None = None
     for _, corners in sorted(coarse, key=lambda item: -item[0])[:2]:
-        for _ in range(cfg.refinements):   # each pass removes most of the perspective the last one left
-            _, corners = _fit_grid(gray, corners, cfg, inner=True)
+        corners = _refine_axes(gray, corners, cfg)
         score = lattice_score(gray, corners, cfg)
+        for _ in range(cfg.refinements):   # each pass removes most of the perspective the last one left
+            try:
+                _, refined = _refine_grid(gray, corners, cfg)
+            except BoardNotFound:
+                break
+            refined_score = lattice_score(gray, refined, cfg)
+            if refined_score < 0.9 * score:     # locked onto tile edges or the frame: keep the lattice fit
+                break
+            corners, score = refined, refined_score
         if best is None or score > best[0]:
             best = (score, corners)
     score, corners = best
+    if image.ndim == 3:
+        corners = snap_to_layout(image, corners, cfg.size)
     if score < cfg.min_score:
         raise BoardNotFound(f"no Scrabble grid found in the frame (best lattice score {score:.2f} < {cfg.min_score})")
     return BoardLocation(corners, homography_to_rectified(corners, cfg.size), score)
@@ -217,27 +231,93 @@ def _fit_lattice(profile: np.ndarray, size: int) -> tuple[float, float, float]:
     return start, pitch, score
 
 
-def _fit_grid(gray: np.ndarray, quad: np.ndarray, cfg: LocateConfig, inner: bool = False
-              ) -> tuple[float, np.ndarray]:
-    """(lattice ratio, grid corners in the image) for the lattice found inside ``quad``."""
+def _fit_grid(gray: np.ndarray, quad: np.ndarray, cfg: LocateConfig) -> tuple[float, np.ndarray]:
+    """(lattice ratio, grid corners in the image) for the lattice found inside the outline ``quad``."""
     side = cfg.lattice_px
-    if inner:   # look a little beyond the grid found so far, so its outer lines are inside the square
-        grow = 1.0 / cfg.size * 0.5
-        quad = _grow_quad(quad, grow)
     square, h = _warp_square(gray, quad, side)
     col, row = _profiles(square)
-    if inner:
-        # The grown quad puts the grid at [pad, side - pad]; search in the original grid's frame.
-        pad = side * grow / (1 + 2 * grow)
-        x0, px, sx = _fit_lattice_span(col, cfg.size, pad)
-        y0, py, sy = _fit_lattice_span(row, cfg.size, pad)
-    else:
-        x0, px, sx = _fit_lattice(col, cfg.size)
-        y0, py, sy = _fit_lattice(row, cfg.size)
+    x0, px, sx = _fit_lattice(col, cfg.size)
+    y0, py, sy = _fit_lattice(row, cfg.size)
     x1, y1 = x0 + cfg.size * px, y0 + cfg.size * py
     grid = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32).reshape(-1, 1, 2)
     corners = cv2.perspectiveTransform(grid, np.linalg.inv(h)).reshape(4, 2)
     return min(sx, sy), corners.astype(np.float32)
+
+
+def _refine_axes(gray: np.ndarray, corners: np.ndarray, cfg: LocateConfig) -> np.ndarray:
+    """The grid found so far, refined by one lattice (first line, pitch) per axis in the square it rectifies to:
+    robust, and it takes out the outline's error of scale and shift (not turn or shear: see _refine_grid)."""
+    side = cfg.lattice_px
+    grow = 0.5 / cfg.size
+    square, h = _warp_square(gray, _grow_quad(corners, grow), side)
+    pad = side * grow / (1 + 2 * grow)
+    col, row = _profiles(square)
+    x0, px, _ = _fit_lattice_span(col, cfg.size, pad)
+    y0, py, _ = _fit_lattice_span(row, cfg.size, pad)
+    x1, y1 = x0 + cfg.size * px, y0 + cfg.size * py
+    grid = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32).reshape(-1, 1, 2)
+    return cv2.perspectiveTransform(grid, np.linalg.inv(h)).reshape(4, 2).astype(np.float32)
+
+
+def _refine_grid(gray: np.ndarray, corners: np.ndarray, cfg: LocateConfig, bands: int = 6
+                 ) -> tuple[float, np.ndarray]:
+    """The grid found so far, refined line by line: in the square it rectifies to, each of the 16 lines of each
+    axis is measured in ``bands`` strips across it (the strongest gradient near where the line should be), and
+    one homography from grid coordinates is fitted to all those measurements by least squares, dropping the ones
+    that disagree (a tile edge taken for the line). It corrects what is left of turn, shear and perspective,
+    which the outline alone cannot."""
+    size, side = cfg.size, cfg.lattice_px
+    grow = 0.5 / size          # look half a square beyond the grid so that its outer lines are inside the square
+    square, h = _warp_square(gray, _grow_quad(corners, grow), side)
+    pad = side * grow / (1 + 2 * grow)
+    pitch = (side - 2 * pad) / size
+    f = square.astype(np.float32)
+    gradients = (np.abs(cv2.Sobel(f, cv2.CV_32F, 1, 0, ksize=3)),         # vertical lines: along x
+                 np.abs(cv2.Sobel(f, cv2.CV_32F, 0, 1, ksize=3)).T)       # horizontal lines: along y
+    edges = np.linspace(pad, side - pad, bands + 1)
+    reach = int(pitch / 3)
+    kernel = np.array([1, 2, 3, 2, 1], np.float32) / 9
+    rows, rhs, weights = [], [], []
+    for axis, g in enumerate(gradients):
+        for b in range(bands):
+            lo, hi = int(edges[b]), int(edges[b + 1])
+            profile = np.convolve(np.median(g[lo:hi:2], axis=0), kernel, mode="same")
+            v = ((lo + hi) / 2 - pad) / pitch          # where the strip lies, in grid units across the lines
+            for k in range(size + 1):
+                expect = int(round(pad + k * pitch))
+                a, z = max(1, expect - reach), min(len(profile) - 1, expect + reach + 1)
+                if z - a < 3:
+                    continue
+                i = a + int(np.argmax(profile[a:z]))
+                if i <= a or i >= z - 1:
+                    continue                            # the peak is at the window's edge: not this line
+                y0, y1, y2 = profile[i - 1:i + 2]
+                den = y0 - 2 * y1 + y2
+                pos = i + (0.5 * (y0 - y2) / den if den < 0 else 0.0)
+                strength = y1 / (float(np.median(profile[a:z])) + 1e-3)
+                u_, v_ = (k, v) if axis == 0 else (v, k)
+                # pos * (h31 u + h32 v + 1) = h[axis]1 u + h[axis]2 v + h[axis]3, linear in the 8 unknowns
+                row = np.zeros(8)
+                row[3 * axis:3 * axis + 3] = (u_, v_, 1.0)
+                row[6:8] = (-pos * u_, -pos * v_)
+                rows.append(row)
+                rhs.append(pos)
+                weights.append(min(strength, 4.0))
+    a_mat, b_vec, w = np.array(rows), np.array(rhs), np.array(weights)
+    if len(b_vec) < 24:
+        raise BoardNotFound("too few grid lines visible to refine the grid")
+    keep = w > 1.2
+    for _ in range(3):
+        if keep.sum() < 24:
+            raise BoardNotFound("too few grid lines visible to refine the grid")
+        sol, *_ = np.linalg.lstsq(a_mat[keep] * w[keep, None], b_vec[keep] * w[keep], rcond=None)
+        hom = np.append(sol, 1.0).reshape(3, 3)
+        residual = np.abs(a_mat @ sol - b_vec)
+        keep = (w > 1.2) & (residual < max(1.5, 3 * float(np.median(residual[keep]))))
+    grid = np.array([[0, 0], [size, 0], [size, size], [0, size]], np.float32).reshape(-1, 1, 2)
+    in_square = cv2.perspectiveTransform(grid, hom)
+    score = float(np.median(w[keep]))
+    return score, cv2.perspectiveTransform(in_square, np.linalg.inv(h)).reshape(4, 2).astype(np.float32)
 
 
 def _fit_lattice_span(profile: np.ndarray, size: int, pad: float) -> tuple[float, float, float]:
@@ -256,6 +336,68 @@ def _grow_quad(quad: np.ndarray, fraction: float) -> np.ndarray:
     grown = np.array([[-fraction, -fraction], [1 + fraction, -fraction], [1 + fraction, 1 + fraction],
                       [-fraction, 1 + fraction]], np.float32).reshape(-1, 1, 2)
     return cv2.perspectiveTransform(grown, h).reshape(4, 2)
+
+
+def _premium_kinds(size: int) -> np.ndarray | None:
+    """The layout's premium of each square ("" plain, "TW", "DW", …), or None without layout data of this size."""
+    from tilecam.engine.layout import Layout
+
+    try:
+        layout = Layout.load()
+    except Exception:  # noqa: BLE001 — no layout data: no snapping, the lattice stands
+        return None
+    if layout.size != size:
+        return None
+    return np.array([[layout.premium(r, c) or "" for c in range(size)] for r in range(size)])
+
+
+def _layout_agreement(cells: np.ndarray, kinds: np.ndarray, near: float = 14.0) -> float:
+    """How well a window of square colours (Lab) matches the layout: each kind of square (plain, TW, DW, TL, DL)
+    scores the share of its squares that have the kind's typical colour, times how far that colour is from every
+    other kind's. A window one square off mixes the kinds, whose typical colours then run together; tiles, all
+    alike, can stand in for at most one kind."""
+    names = list(np.unique(kinds))
+    typical, shares = [], []
+    for kind in names:
+        colours = cells[kinds == kind]
+        t = np.median(colours, axis=0)
+        typical.append(t)
+        shares.append(float(np.mean(np.linalg.norm(colours - t, axis=1) < near)))
+    typical = np.array(typical)
+    total = 0.0
+    for i in range(len(names)):
+        apart = min(float(np.linalg.norm(typical[i] - typical[j])) for j in range(len(names)) if j != i)
+        total += shares[i] * min(1.0, apart / 20.0)
+    return total
+
+
+def snap_to_layout(image: np.ndarray, corners: np.ndarray, size: int = 15, cell: int = 12) -> np.ndarray:
+    """The grid moved by a whole square where the board's premium squares say so.
+
+    A lattice is periodic: on a board whose frame is nearly the colour of its squares, the fit can take the frame
+    for a row or column and leave the last one out, and the grid lines cannot tell. The premium squares can: each
+    shift by -1, 0, +1 square in each direction is scored by how well the squares' colours follow the layout
+    (:func:`_layout_agreement`); the grid as found stands unless a shift is clearly better."""
+    kinds = _premium_kinds(size)
+    if kinds is None:
+        return corners
+    span = size + 2
+    dst = np.array([[cell, cell], [(size + 1) * cell, cell], [(size + 1) * cell, (size + 1) * cell],
+                    [cell, (size + 1) * cell]], np.float32)
+    h = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
+    board = cv2.warpPerspective(image, h, (span * cell, span * cell), flags=cv2.INTER_AREA)
+    lab = cv2.cvtColor(board, cv2.COLOR_BGR2LAB).astype(np.float32)
+    q = cell // 4      # the middle half of each square: clear of grid lines and a neighbour's tile
+    cells = lab.reshape(span, cell, span, cell, 3)[:, q:cell - q, :, q:cell - q].mean(axis=(1, 3))
+    scores = {(dx, dy): _layout_agreement(cells[1 + dy:1 + dy + size, 1 + dx:1 + dx + size], kinds)
+              for dy in (-1, 0, 1) for dx in (-1, 0, 1)}
+    best = max(scores, key=scores.get)
+    if best == (0, 0) or scores[best] < 1.5 * scores[0, 0] + 0.3:
+        return corners
+    dx, dy = best
+    shifted = np.array([[0, 0], [size, 0], [size, size], [0, size]], np.float32) + (dx + 1, dy + 1)
+    return cv2.perspectiveTransform((shifted * cell).reshape(-1, 1, 2), np.linalg.inv(h)).reshape(4, 2).astype(
+        np.float32)
 
 
 def lattice_score(gray: np.ndarray, corners: np.ndarray, cfg: LocateConfig = LocateConfig()) -> float:

@@ -6,13 +6,7 @@
 (function () {
   const root = document.getElementById("live");
   if (!root) return;
-  const $ = (id) => document.getElementById(id);
-  const el = (tag, cls, text) => {
-    const e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text !== undefined && text !== null) e.textContent = String(text);
-    return e;
-  };
+  const { $, el } = window.tilecamDom;
 
   let current = null;       // the last state drawn
   let clockBase = 0;        // performance.now() when current arrived, to tick a running clock

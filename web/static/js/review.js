@@ -5,13 +5,7 @@
 (function () {
   const root = document.getElementById("review");
   if (!root) return;
-  const $ = (id) => document.getElementById(id);
-  const el = (tag, cls, text) => {
-    const e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text !== undefined && text !== null) e.textContent = String(text);
-    return e;
-  };
+  const { $, el } = window.tilecamDom;
   const SVG = "http://www.w3.org/2000/svg";
   const svgEl = (tag, attrs) => {
     const e = document.createElementNS(SVG, tag);
