@@ -133,3 +133,26 @@ def test_real_photos_keep_their_grid_through_the_layout_check(photos):
     truth = scrabscrap_grid_corners()
     for name, image in photos.items():
         assert _grid_error(snap_to_layout(image, truth), truth) < 0.01, name
+
+
+def test_grid_fit_recovers_a_homography_from_points_on_its_lines_despite_stray_points():
+    from tilecam.vision.gridfit import fit_grid, grid_corners
+
+    corners = np.array([[250, 120], [700, 140], [720, 600], [230, 580]], np.float32)
+    h = cv2.getPerspectiveTransform(np.array([[0, 0], [15, 0], [15, 15], [0, 15]], np.float32), corners)
+    rng = np.random.default_rng(5)
+    grid, axes, lines = [], [], []
+    for axis in (0, 1):
+        for k in range(16):
+            for t in np.linspace(0.5, 14.5, 6):
+                grid.append((k, t) if axis == 0 else (t, k))
+                axes.append(axis)
+                lines.append(k)
+    points = cv2.perspectiveTransform(np.array(grid, np.float32).reshape(-1, 1, 2), h).reshape(-1, 2)
+    points = points + rng.normal(0, 0.3, points.shape)
+    points[::17] += 9.0          # tile edges taken for lines: a few points far off
+    fit = fit_grid(points, axes, lines, np.ones(len(points)))
+    assert fit.kept < len(points)
+    assert np.abs(grid_corners(fit) - corners).max() < 0.5
+    with pytest.raises(ValueError):
+        fit_grid(points[:5], axes[:5], lines[:5], np.ones(5))

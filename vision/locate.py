@@ -26,6 +26,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from tilecam.vision.gridfit import GridFit, fit_grid, grid_corners
 from tilecam.vision.warp import homography_to_rectified
 
 
@@ -260,12 +261,12 @@ def _refine_axes(gray: np.ndarray, corners: np.ndarray, cfg: LocateConfig) -> np
 
 
 def _refine_grid(gray: np.ndarray, corners: np.ndarray, cfg: LocateConfig, bands: int = 6
-                 ) -> tuple[float, np.ndarray]:
+                 ) -> tuple[GridFit, np.ndarray]:
     """The grid found so far, refined line by line: in the square it rectifies to, each of the 16 lines of each
     axis is measured in ``bands`` strips across it (the strongest gradient near where the line should be), and
-    one homography from grid coordinates is fitted to all those measurements by least squares, dropping the ones
-    that disagree (a tile edge taken for the line). It corrects what is left of turn, shear and perspective,
-    which the outline alone cannot."""
+    one homography is fitted to all those points in the image (``tilecam.vision.gridfit``), dropping the ones that
+    disagree (a tile edge taken for the line). It corrects what is left of turn, shear and perspective, which the
+    outline alone cannot."""
     size, side = cfg.size, cfg.lattice_px
     grow = 0.5 / size          # look half a square beyond the grid so that its outer lines are inside the square
     square, h = _warp_square(gray, _grow_quad(corners, grow), side)
@@ -277,12 +278,12 @@ def _refine_grid(gray: np.ndarray, corners: np.ndarray, cfg: LocateConfig, bands
     edges = np.linspace(pad, side - pad, bands + 1)
     reach = int(pitch / 3)
     kernel = np.array([1, 2, 3, 2, 1], np.float32) / 9
-    rows, rhs, weights = [], [], []
+    points, axes, lines, weights = [], [], [], []
     for axis, g in enumerate(gradients):
         for b in range(bands):
             lo, hi = int(edges[b]), int(edges[b + 1])
             profile = np.convolve(np.median(g[lo:hi:2], axis=0), kernel, mode="same")
-            v = ((lo + hi) / 2 - pad) / pitch          # where the strip lies, in grid units across the lines
+            across = (lo + hi) / 2              # where the strip lies in the square, across the lines
             for k in range(size + 1):
                 expect = int(round(pad + k * pitch))
                 a, z = max(1, expect - reach), min(len(profile) - 1, expect + reach + 1)
@@ -295,29 +296,20 @@ def _refine_grid(gray: np.ndarray, corners: np.ndarray, cfg: LocateConfig, bands
                 den = y0 - 2 * y1 + y2
                 pos = i + (0.5 * (y0 - y2) / den if den < 0 else 0.0)
                 strength = y1 / (float(np.median(profile[a:z])) + 1e-3)
-                u_, v_ = (k, v) if axis == 0 else (v, k)
-                # pos * (h31 u + h32 v + 1) = h[axis]1 u + h[axis]2 v + h[axis]3, linear in the 8 unknowns
-                row = np.zeros(8)
-                row[3 * axis:3 * axis + 3] = (u_, v_, 1.0)
-                row[6:8] = (-pos * u_, -pos * v_)
-                rows.append(row)
-                rhs.append(pos)
+                if strength < 1.2:
+                    continue                            # no line stands out here (under a tile)
+                points.append((pos, across) if axis == 0 else (across, pos))
+                axes.append(axis)
+                lines.append(k)
                 weights.append(min(strength, 4.0))
-    a_mat, b_vec, w = np.array(rows), np.array(rhs), np.array(weights)
-    if len(b_vec) < 24:
+    if len(points) < 24:
         raise BoardNotFound("too few grid lines visible to refine the grid")
-    keep = w > 1.2
-    for _ in range(3):
-        if keep.sum() < 24:
-            raise BoardNotFound("too few grid lines visible to refine the grid")
-        sol, *_ = np.linalg.lstsq(a_mat[keep] * w[keep, None], b_vec[keep] * w[keep], rcond=None)
-        hom = np.append(sol, 1.0).reshape(3, 3)
-        residual = np.abs(a_mat @ sol - b_vec)
-        keep = (w > 1.2) & (residual < max(1.5, 3 * float(np.median(residual[keep]))))
-    grid = np.array([[0, 0], [size, 0], [size, size], [0, size]], np.float32).reshape(-1, 1, 2)
-    in_square = cv2.perspectiveTransform(grid, hom)
-    score = float(np.median(w[keep]))
-    return score, cv2.perspectiveTransform(in_square, np.linalg.inv(h)).reshape(4, 2).astype(np.float32)
+    in_image = cv2.perspectiveTransform(np.array(points, np.float32).reshape(-1, 1, 2), np.linalg.inv(h))
+    try:
+        fit = fit_grid(in_image.reshape(-1, 2), np.array(axes), np.array(lines), np.array(weights), size)
+    except ValueError as exc:
+        raise BoardNotFound(str(exc)) from exc
+    return fit, grid_corners(fit, size)
 
 
 def _fit_lattice_span(profile: np.ndarray, size: int, pad: float) -> tuple[float, float, float]:
