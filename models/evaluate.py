@@ -4,15 +4,14 @@
 
 For each model: held-out synthetic renders (``synth.HELDOUT_STYLES`` x ``synth.HELDOUT_SEEDS``) and the real
 ScrabScrap photos of games 03–04 (``dataset.EVAL_GAMES``): per-cell error, error on tile squares, boards read fully
-right, and onnxruntime time for one board (225 crops, one thread). Runtime-only (onnxruntime, no torch), with the
-preprocessing the model's ``.json`` describes. The whole read through ``tilecam.vision`` (localisation included) is
+right, and onnxruntime time for one board (225 crops, one thread). Runtime-only (onnxruntime, no torch), read by
+``tilecam.vision.classify`` with the preprocessing the model's ``.json`` describes. The whole read through ``tilecam.vision`` (localisation included) is
 measured by ``tilecam eval-vision`` / ``tilecam bench vision``; this is the model alone, so the two can be told apart.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -22,47 +21,20 @@ import numpy as np
 
 from tilecam.models.dataset import (CLASS_INDEX, EVAL_GAMES, SHARED_BOARDS, label_of, real_photos,
                                     scrabscrap_grid_corners)
-from tilecam.vision.warp import cut_cells, warp_board
+from tilecam.vision.classify import TileClassifier
+from tilecam.vision.warp import CROP_PX, cut_cells, warp_board
 
 HERE = Path(__file__).resolve().parent
 
 
-class OnnxTiles:
-    """A tile model and its preprocessing (from the ``.json`` beside it), run by onnxruntime on one thread."""
-
-    def __init__(self, path: Path, threads: int = 1):
-        import onnxruntime as ort
-
-        spec = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
-        self.classes = list(spec["classes"])
-        inp = spec["input"]
-        self.rgb = inp.get("color", "RGB") == "RGB"
-        self.scale = float(inp["scale"])
-        self.mean = np.asarray(inp["mean"], np.float32).reshape(1, 3, 1, 1)
-        self.std = np.asarray(inp["std"], np.float32).reshape(1, 3, 1, 1)
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-        self.input_name = self.session.get_inputs()[0].name
-
-    def batch(self, crops_bgr: np.ndarray) -> np.ndarray:
-        x = crops_bgr[..., ::-1] if self.rgb else crops_bgr
-        x = x.transpose(0, 3, 1, 2).astype(np.float32) * self.scale
-        return np.ascontiguousarray((x - self.mean) / self.std)
-
-    def predict(self, crops_bgr: np.ndarray) -> np.ndarray:
-        """Class indices (in ``self.classes`` order) of BGR uint8 crops."""
-        logits = self.session.run(None, {self.input_name: self.batch(crops_bgr)})[0]
-        return logits.argmax(1)
-
-
-def _score(model: OnnxTiles, boards) -> dict:
-    """boards: iterable of (image, corners, truth label indices[225]) → error figures."""
+def _score(model: TileClassifier, boards) -> dict:
+    """boards: iterable of (image, corners, truth label indices[225], squares where ``#`` is also right) → error
+    figures."""
     cells = wrong = tiles = tiles_wrong = boards_n = boards_right = 0
-    for image, corners, truth in boards:
-        pred = model.predict(cut_cells(warp_board(image, corners)))
-        bad = pred != truth
+    occluded = CLASS_INDEX["#"]
+    for image, corners, truth, unsure_ok in boards:
+        pred = model.logits(cut_cells(warp_board(image, corners))).argmax(1)
+        bad = (pred != truth) & ~(unsure_ok & (pred == occluded))
         cells += truth.size
         wrong += int(bad.sum())
         on_tile = truth != CLASS_INDEX["."]
@@ -75,7 +47,8 @@ def _score(model: OnnxTiles, boards) -> dict:
 
 
 def heldout_renders(n: int):
-    """(image, true corners, truth) of ``n`` held-out renders; squares under an arm are ``#``."""
+    """(image, true corners, truth, ``#`` also right) of ``n`` held-out renders: squares under the arm are ``#``,
+    and on squares it only touches ``#`` is right as well as their content."""
     from tilecam.models import synth
 
     for i, seed in enumerate(synth.HELDOUT_SEEDS[:n]):
@@ -83,24 +56,24 @@ def heldout_renders(n: int):
         r = synth.render_board(None, seed=int(seed), styles=synth.HELDOUT_STYLES, tileset=tileset)
         truth = np.array([CLASS_INDEX[label_of(ch)] for row in r.grid for ch in row], np.int64)
         truth[np.asarray(r.occluded).reshape(-1)] = CLASS_INDEX["#"]
-        yield r.image, r.corners, truth
+        yield r.image, r.corners, truth, np.asarray(r.touched).reshape(-1)
 
 
 def real_eval(root: Path):
     corners = scrabscrap_grid_corners()
     for photo, rows in real_photos(root, EVAL_GAMES):
         truth = np.array([CLASS_INDEX[label_of(ch)] for row in rows for ch in row], np.int64)
-        yield cv2.imread(str(photo)), corners, truth
+        yield cv2.imread(str(photo)), corners, truth, np.zeros(truth.size, bool)
 
 
-def board_ms(model: OnnxTiles, repeats: int = 30) -> float:
+def board_ms(model: TileClassifier, repeats: int = 30) -> float:
     """Median onnxruntime time for one board (225 crops), preprocessing included."""
-    crops = np.random.default_rng(0).integers(0, 256, (225, 40, 40, 3), dtype=np.uint8)
-    model.predict(crops)
+    crops = np.random.default_rng(0).integers(0, 256, (225, CROP_PX, CROP_PX, 3), dtype=np.uint8)
+    model.logits(crops)
     times = []
     for _ in range(repeats):
         t = time.perf_counter()
-        model.predict(crops)
+        model.logits(crops)
         times.append(time.perf_counter() - t)
     return 1000 * float(np.median(times))
 
@@ -117,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
         if not path.is_file() or not path.with_suffix(".json").is_file():
             print(f"error: {path} (and its .json) not found", file=sys.stderr)
             return 2
-        model = OnnxTiles(path)
+        model = TileClassifier.load(path, threads=1)
         ms = board_ms(model)
         sets = []
         if args.renders > 0:

@@ -102,6 +102,9 @@ class Render:
     grid: tuple[str, ...]
     occluded: np.ndarray = field(repr=False)
     style: str
+    #: Squares the arm covers in part (a little, up to ``occluded``): their content is still the truth, and a
+    #: reader that calls them occluded (``#``, the unsure signal) is not wrong either.
+    touched: np.ndarray = field(repr=False, default_factory=lambda: np.zeros((SIZE, SIZE), bool))
 
 
 def sample_scene(rng: np.random.Generator, tileset: str = "english", styles=None) -> Scene:
@@ -307,16 +310,23 @@ def _draw_arm(img: np.ndarray, hand, frame_px: int, rng: np.random.Generator) ->
     roi[:] = np.clip(roi * (1 - a) + (colour * shade[..., None]) * a, 0, 255).astype(np.uint8)
 
 
-def occluded_squares(hand, threshold: float = 0.3) -> np.ndarray:
-    """Squares of which more than ``threshold`` lies under the polygon ``hand`` (grid units)."""
-    out = np.zeros((SIZE, SIZE), bool)
+def arm_cover(hand) -> np.ndarray:
+    """The share (0..1) of each square that lies under the polygon ``hand`` (grid units)."""
     if not hand:
-        return out
+        return np.zeros((SIZE, SIZE), np.float32)
     k = 8
     layer = np.zeros((SIZE * k, SIZE * k), np.uint8)
     cv2.fillPoly(layer, [np.round(np.array(hand, np.float32) * k).astype(np.int32)], 1)
-    cover = layer.reshape(SIZE, k, SIZE, k).mean(axis=(1, 3))
-    return cover > threshold
+    return layer.reshape(SIZE, k, SIZE, k).mean(axis=(1, 3)).astype(np.float32)
+
+
+OCCLUDED_COVER = 0.3      # a square more than this under the arm is occluded: its content is not scored
+TOUCHED_COVER = 0.02      # a square more than this under the arm is touched: read as occluded, it is not wrong
+
+
+def occluded_squares(hand, threshold: float = OCCLUDED_COVER) -> np.ndarray:
+    """Squares of which more than ``threshold`` lies under the polygon ``hand`` (grid units)."""
+    return arm_cover(hand) > threshold
 
 
 @functools.lru_cache(maxsize=4)
@@ -594,4 +604,6 @@ def render_board(grid=None, *, seed: int, styles=None, style: str | None = None,
     ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, scene.jpeg])
     image = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     truth = tuple("".join("?" if (ch == "?" or ch.islower()) else ch for ch in row) for row in grid)
-    return Render(image, corners.astype(np.float32), truth, occluded_squares(hand), scene.style)
+    cover = arm_cover(hand)
+    return Render(image, corners.astype(np.float32), truth, cover > OCCLUDED_COVER, scene.style,
+                  cover > TOUCHED_COVER)

@@ -86,16 +86,22 @@ def synthetic_crops(n_boards: int, seed: int, empties: float = 0.5, workers: int
     return np.concatenate(xs), np.concatenate(ys)
 
 
-def sample_weights(y: np.ndarray) -> np.ndarray:
-    """Per-crop sampling weights: letters balanced among themselves (share ~ sqrt of their count), while empty,
-    blank and occluded keep their natural share — a reader sees mostly empty squares, and over-sampling the rare
-    blank teaches it to call empty squares blank tiles."""
+def sample_weights(y: np.ndarray, real: np.ndarray | None = None, blank_boost: float = 4.0,
+                   real_boost: float = 2.0) -> np.ndarray:
+    """Per-crop sampling weights: letters balanced among themselves (share ~ sqrt of their count), while empty and
+    occluded keep their natural share — a reader sees mostly empty squares, and over-sampling a rare class teaches
+    it to call empty squares that. Blank tiles are drawn ``blank_boost`` times their share (rare, and each board
+    maker's blank looks different), crops of real photos ``real_boost`` times theirs (fewer, and the real thing)."""
     counts = np.bincount(y, minlength=len(CLASSES)).astype(np.float64)
     letters = np.array([len(c) == 1 and c.isalpha() for c in CLASSES]) & (counts > 0)
     w = np.ones(len(CLASSES))
     share = np.sqrt(counts[letters])
     w[letters] = share / share.sum() * counts[letters].sum() / counts[letters]
-    return w[y]
+    w[CLASS_INDEX["?"]] = blank_boost
+    out = w[y]
+    if real is not None:
+        out = out * np.where(real, real_boost, 1.0)
+    return out
 
 
 #: Channels of the four conv blocks: "standard" is the shipped net (5.8 M multiply-adds a crop), "small" a third
@@ -120,8 +126,10 @@ def build_model(width: str = "standard"):
 
 
 def augment(x, rng_t):
-    """Brightness, contrast, colour cast and a shift of a few pixels, on a float batch in NCHW, 0..1."""
+    """Brightness, contrast, colour cast, blur on a third of the batch, and a shift of a few pixels, on a float
+    batch in NCHW, 0..1."""
     import torch
+    import torch.nn.functional as F
 
     n = x.shape[0]
     gain = 1 + 0.35 * (torch.rand(n, 1, 1, 1, generator=rng_t) - 0.5)
@@ -129,6 +137,14 @@ def augment(x, rng_t):
     mean = x.mean(dim=(1, 2, 3), keepdim=True)
     contrast = 1 + 0.4 * (torch.rand(n, 1, 1, 1, generator=rng_t) - 0.5)
     x = ((x - mean) * contrast + mean) * gain * cast
+    # A camera a little out of focus, or a board further away: one Gaussian per batch, on a random third.
+    sigma = 0.5 + 0.8 * float(torch.rand(1, generator=rng_t))
+    t = torch.arange(-2, 3, dtype=torch.float32)
+    g = torch.exp(-t ** 2 / (2 * sigma ** 2))
+    kernel = (g[:, None] * g[None, :] / g.sum() ** 2).expand(3, 1, 5, 5)
+    blurred = F.conv2d(F.pad(x, (2, 2, 2, 2), mode="replicate"), kernel, groups=3)
+    pick = (torch.rand(n, 1, 1, 1, generator=rng_t) < 0.33).float()
+    x = pick * blurred + (1 - pick) * x
     dx, dy = (torch.randint(-3, 4, (2,), generator=rng_t)).tolist()
     x = torch.roll(x, shifts=(dy, dx), dims=(2, 3))
     x = x + 0.02 * torch.randn(x.shape, generator=rng_t)
@@ -150,7 +166,7 @@ def to_bytes(crops: np.ndarray):
 
 
 def train(x: np.ndarray, y: np.ndarray, minutes: float, seed: int, x_val=None, y_val=None,
-          width: str = "standard", batch: int = 256):
+          width: str = "standard", batch: int = 256, real: np.ndarray | None = None):
     import torch
     import torch.nn as nn
 
@@ -158,7 +174,7 @@ def train(x: np.ndarray, y: np.ndarray, minutes: float, seed: int, x_val=None, y
     torch.set_num_threads(2)
     rng_t = torch.Generator().manual_seed(seed)
     model = build_model(width)
-    weights = torch.from_numpy(sample_weights(y))
+    weights = torch.from_numpy(sample_weights(y, real))
     xt, yt = to_bytes(x), torch.from_numpy(y)
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.02)
@@ -249,32 +265,39 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     rng = np.random.default_rng(args.seed)
-    xs, ys, sources = [], [], []
+    xs, ys, reals, sources = [], [], [], []
     if args.synthetic:
         print(f"rendering {args.synthetic} synthetic boards …", flush=True)
         x, y = synthetic_crops(args.synthetic, args.seed, args.empties, args.workers)
-        xs.append(x); ys.append(y); sources.append(f"synthetic:{args.synthetic}")
+        xs.append(x)
+        ys.append(y)
+        reals.append(np.zeros(len(y), bool))
+        sources.append(f"synthetic:{args.synthetic}")
     if args.real:
         if not args.real_dir.is_dir():
             print(f"error: no real photos at {args.real_dir} (use --no-real)", file=sys.stderr)
             return 2
         x, y = real_crops(args.real_dir, TRAIN_GAMES, jitter=3, copies=3, seed=args.seed)
-        xs.append(x); ys.append(y); sources.append("real:" + ",".join(TRAIN_GAMES))
+        xs.append(x)
+        ys.append(y)
+        reals.append(np.ones(len(y), bool))
+        sources.append("real:" + ",".join(TRAIN_GAMES))
     if not xs:
         print("error: no training data (both --synthetic 0 and --no-real)", file=sys.stderr)
         return 2
-    x, y = np.concatenate(xs), np.concatenate(ys)
+    x, y, real = np.concatenate(xs), np.concatenate(ys), np.concatenate(reals)
     # Occluded examples: a share of the crops, covered.
-    pick = rng.choice(len(x), size=max(200, len(x) // 12), replace=False)
+    pick = rng.choice(len(x), size=max(200, len(x) // 16), replace=False)
     x = np.concatenate([x, occlude(x[pick], rng)])
     y = np.concatenate([y, np.full(len(pick), CLASS_INDEX["#"])])
+    real = np.concatenate([real, real[pick]])
     print(f"{len(x)} crops; per class: " + " ".join(f"{c}:{n}" for c, n in
                                                     zip(CLASSES, np.bincount(y, minlength=len(CLASSES)))),
           flush=True)
     x_val = y_val = None
     if args.real_dir.is_dir():   # reported only, never trained on
         x_val, y_val = real_crops(args.real_dir, ("game03", "game04"))
-    model = train(x, y, args.minutes, args.seed, x_val, y_val, args.width)
+    model = train(x, y, args.minutes, args.seed, x_val, y_val, args.width, real=real)
     info = {"seed": args.seed, "minutes": args.minutes, "width": args.width, "sources": sources,
             "empties_kept": args.empties,
             "date": _dt.date.today().isoformat(), "crops": int(len(x))}

@@ -1,4 +1,4 @@
-"""The model-alone evaluation: runtime preprocessing from tiles.json, scoring against truth."""
+"""The model-alone evaluation: the shipped model through the runtime classifier, scoring against truth."""
 
 from __future__ import annotations
 
@@ -6,10 +6,11 @@ import numpy as np
 
 from tilecam.models import evaluate
 from tilecam.models.dataset import CLASS_INDEX
+from tilecam.vision.classify import TileClassifier
 
 
-def test_the_shipped_model_reads_an_evaluation_photo_through_its_json_preprocessing(shared_dir):
-    model = evaluate.OnnxTiles(evaluate.HERE / "tiles.onnx")
+def test_the_shipped_model_reads_an_evaluation_photo(shared_dir):
+    model = TileClassifier.load(evaluate.HERE / "tiles.onnx", threads=1)
     boards = list(evaluate.real_eval(shared_dir / "data" / "real-boards" / "scrabscrap"))
     assert len(boards) == 55                      # games 03-04 only: 28 + 27 photos
     scores = evaluate._score(model, boards[-1:])  # game04's last photo: 99 tiles
@@ -17,15 +18,32 @@ def test_the_shipped_model_reads_an_evaluation_photo_through_its_json_preprocess
     assert scores["cell_error"] <= 2 / 225
 
 
-def test_scores_count_a_wrong_square_once_and_a_board_as_not_right():
-    class Fixed:                                  # a model that calls every square empty
-        def predict(self, crops):
-            return np.full(len(crops), CLASS_INDEX["."])
+def _fixed(label: str):
+    class Fixed:                                  # a model that calls every square the same
+        def logits(self, crops):
+            z = np.zeros((len(crops), len(CLASS_INDEX)), np.float32)
+            z[:, CLASS_INDEX[label]] = 1
+            return z
+    return Fixed()
 
+
+def test_scores_count_a_wrong_square_once_and_a_board_as_not_right():
     image = np.full((600, 600, 3), 128, np.uint8)
     corners = np.array([[50, 50], [550, 50], [550, 550], [50, 550]], np.float32)
     truth = np.full(225, CLASS_INDEX["."])
     truth[112] = CLASS_INDEX["Q"]
-    s = evaluate._score(Fixed(), [(image, corners, truth), (image, corners, np.full(225, CLASS_INDEX["."]))])
+    nothing = np.zeros(225, bool)
+    s = evaluate._score(_fixed("."), [(image, corners, truth, nothing),
+                                      (image, corners, np.full(225, CLASS_INDEX["."]), nothing)])
     assert s["wrong_cells"] == 1 and s["boards"] == 2 and s["boards_right"] == 0.5
     assert s["tile_error"] == 1.0
+
+
+def test_occluded_is_right_only_on_squares_the_arm_touches():
+    image = np.full((600, 600, 3), 128, np.uint8)
+    corners = np.array([[50, 50], [550, 50], [550, 550], [50, 550]], np.float32)
+    truth = np.full(225, CLASS_INDEX["."])
+    touched = np.zeros(225, bool)
+    touched[:20] = True
+    s = evaluate._score(_fixed("#"), [(image, corners, truth, touched)])
+    assert s["wrong_cells"] == 205
