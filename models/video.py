@@ -245,25 +245,23 @@ def simulate_readings(video: GameVideo, seed: int, doubt_rate: float = 0.01, str
 
 
 def render_game(record: GcgGame, seed: int, tileset: str | None = None, config: ScriptConfig | None = None,
-                image_px: int = 384) -> GameVideo:
+                image_px: int | None = None) -> GameVideo:
     """Script the game and render every frame with ``tilecam.models.synth`` (frames ``image_px`` wide)."""
     video = script_game(record, seed, tileset, config)
     video.frames = render_specs(video.specs, video.tileset, seed, image_px)
     return video
 
 
-def render_specs(specs: Sequence[FrameSpec], tileset: str, seed: int, image_px: int = 384) -> list[np.ndarray]:
+def render_specs(specs: Sequence[FrameSpec], tileset: str, seed: int, image_px: int | None = None) -> list[np.ndarray]:
     """Each spec as an image, one fixed scene (board, camera, table) for the whole video."""
     return list(iter_render(specs, tileset, seed, image_px))
 
 
-def iter_render(specs: Sequence[FrameSpec], tileset: str, seed: int, image_px: int = 384,
-                renderer: str | None = None) -> Iterator[np.ndarray]:
+def iter_render(specs: Sequence[FrameSpec], tileset: str, seed: int, image_px: int | None = None,
+                renderer: str = "synth") -> Iterator[np.ndarray]:
     """:func:`render_specs` one frame at a time (a whole game need not be held in memory). ``renderer``:
-    ``"synth"`` (``tilecam.models.synth``), ``"photos"`` (:class:`PhotoCompositor`: real tile photos on a real
-    empty board), or None: synth when it is installed, else photos."""
-    if renderer is None:
-        renderer = "synth" if synth_available() else "photos"
+    ``"synth"`` (``tilecam.models.synth``, the default) or ``"photos"`` (:class:`PhotoCompositor`: real tile
+    photos on a real empty board). ``image_px``: the frames' width (None: as rendered, 960 px for synth)."""
     if renderer == "photos":
         compositor = PhotoCompositor.load(seed)
         for spec in specs:
@@ -271,18 +269,9 @@ def iter_render(specs: Sequence[FrameSpec], tileset: str, seed: int, image_px: i
         return
     from tilecam.models import synth
 
-    scene_rng = np.random.default_rng(seed)
-    scene = synth.sample_scene(scene_rng, tileset=tileset) if hasattr(synth, "sample_scene") else None
+    scene = synth.sample_scene(np.random.default_rng(seed), tileset=tileset)
     for spec in specs:
         yield _render_one(synth, spec, scene, tileset, image_px, seed)
-
-
-def synth_available() -> bool:
-    try:
-        from tilecam.models import synth  # noqa: F401
-    except ImportError:
-        return False
-    return True
 
 
 # --- real photos as material -------------------------------------------------------------------------------------
@@ -444,7 +433,7 @@ def _post(image: np.ndarray, spec: FrameSpec, image_px: int) -> np.ndarray:
     import cv2
 
     h, w = image.shape[:2]
-    if w != image_px:
+    if image_px and w != image_px:
         image = cv2.resize(image, (image_px, round(h * image_px / w)), interpolation=cv2.INTER_AREA)
         h, w = image.shape[:2]
     if spec.shift != (0.0, 0.0):

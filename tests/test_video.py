@@ -93,7 +93,7 @@ def test_render_and_write_frames_with_a_stand_in_renderer(record, tmp_path, monk
 
     import tilecam.models
 
-    stand_in = types.SimpleNamespace(render_board=render_board)
+    stand_in = types.SimpleNamespace(render_board=render_board, sample_scene=lambda rng, tileset="english": None)
     # Both places an import looks: the module table and the package attribute (set once the real one was imported).
     monkeypatch.setitem(sys.modules, "tilecam.models.synth", stand_in)
     monkeypatch.setattr(tilecam.models, "synth", stand_in, raising=False)

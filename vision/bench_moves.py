@@ -184,7 +184,8 @@ def synthetic_records(n: int) -> list[Path]:
 
 
 def run_synthetic(path: Path, seed: int, reader_name: str, reader: Any, lexicon: Any,
-                  noise: tuple[float, float] = (DOUBT_RATE, STRAY_RATE)) -> tuple[Counter, Any, dict]:
+                  noise: tuple[float, float] = (DOUBT_RATE, STRAY_RATE), renderer: str = "synth"
+                  ) -> tuple[Counter, Any, dict]:
     from tilecam.engine.gcg import load_gcg
     from tilecam.engine.rules import Rules
     from tilecam.models.video import iter_render, script_game, simulate_readings
@@ -205,7 +206,7 @@ def run_synthetic(path: Path, seed: int, reader_name: str, reader: Any, lexicon:
                     return
                 yield image
 
-        frames = timed(iter_render(video.specs, video.tileset, seed))
+        frames = timed(iter_render(video.specs, video.tileset, seed, renderer=renderer))
     tracker = MoveTracker("english", lexicon=lexicon, reader=reader,
                           config=TrackerConfig(settle_readings=3, motion_gate=reader_name != "simulated"))
     recorder = GameRecorder(video.players, Rules(max_scoreless_turns=None))
@@ -244,6 +245,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=4100, help="first seed of the synthetic games")
     ap.add_argument("--reader", choices=("simulated", "vision", "both"), default="both",
                     help="synthetic games: simulated readings, rendered frames through vision, or both")
+    ap.add_argument("--renderer", choices=("synth", "photos"), default="synth",
+                    help="vision reader: frames by tilecam.models.synth (960x720) or the photo compositor")
     ap.add_argument("--skip-real", action="store_true", help="leave out the ScrabScrap photo games")
     ap.add_argument("--first", type=int, default=0, help="skip this many records (a quick partial run)")
     ap.add_argument("--doubt", type=float, default=DOUBT_RATE, help="simulated reader: fraction of doubtful tiles")
@@ -287,11 +290,9 @@ def main(argv: list[str] | None = None) -> int:
             if reader is None:
                 print(f"\n### Synthetic games, rendered + vision: not run ({why})")
                 continue
-        from tilecam.models.video import synth_available
-
         noise = (f" (each frame: {args.doubt:.0%} of tiles doubtful, {args.stray:.0%} chance of a doubtful stray tile)"
                  if reader_name == "simulated" else
-                 f" (frames by {'tilecam.models.synth' if synth_available() else 'the photo compositor'}, "
+                 f" (frames by {'tilecam.models.synth' if args.renderer == 'synth' else 'the photo compositor'}, "
                  "read by tilecam.vision.read; motion gate on)")
         print(f"\n### Synthetic games: {len(records)} records of ../shared/data/gcg, seeds {args.seed}…"
               f"{args.seed + len(records) - 1}, reader: {reader_name}{noise}\n")
@@ -303,7 +304,7 @@ def main(argv: list[str] | None = None) -> int:
         all_track: list[Any] = []
         for i, path in enumerate(records):
             c, tracker, info = run_synthetic(path, args.seed + args.first + i, reader_name, reader, lexicon,
-                                             (args.doubt, args.stray))
+                                             (args.doubt, args.stray), args.renderer)
             total += c
             total["frames"] += info["frames"]
             total["render_ms"] += round(info["render_s"] * 1000)
