@@ -54,6 +54,11 @@ def test_an_arm_marks_the_squares_it_covers():
     render = synth.render_board(GRID, seed=4, hand=arm)
     assert render.occluded[0:4, 4].all()
     assert not render.occluded[:, 12:].any()
+    # Squares the arm only grazes are "touched" (occluded is a fair reading there), not occluded.
+    assert (render.touched | ~render.occluded).all()
+    grazed = render.touched & ~render.occluded
+    assert grazed.any() and not render.touched[:, 12:].any()
+    assert not synth.render_board(GRID, seed=4).touched.any()
 
 
 def test_german_tiles_and_blanks():
