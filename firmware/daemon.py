@@ -31,7 +31,7 @@ from typing import Any
 from tilecam.firmware.calibration import CalibrationView, TeeSource, tap_reader
 from tilecam.firmware.config import Config
 from tilecam.firmware.loop import CaptureLoop, LoopStatus
-from tilecam.firmware.service import CommandRefused, GameService
+from tilecam.firmware.service import CommandRefused, GameService, rules_for
 from tilecam.firmware.sources import Frame, FrameSource, open_source_spec
 from tilecam.firmware.store import GameSettings, GameStore
 
@@ -55,17 +55,28 @@ class NullTracker:
         pass
 
 
+def _rack_size(settings: dict[str, Any] | None) -> int:
+    """The rack size of the game's rules (the tracker refuses more new tiles than that as one play)."""
+    try:
+        return rules_for(GameSettings.from_dict(settings)).rack_size
+    except (CommandRefused, ValueError, TypeError):
+        return 7
+
+
 class StillsTracker:
     """One photo per turn (a clock-button rig: each photo is taken when a clock is pressed): every frame is fed,
     each as a clock press, to the project's tracker configured for stills — an unchanged photo is a scoreless turn."""
 
     wants_every_frame = True
 
-    def __init__(self, board_rows: list[str], tileset: str, lexicon: Any = None) -> None:
+    def __init__(self, board_rows: list[str], tileset: str, lexicon: Any = None, rack_size: int = 7) -> None:
+        import dataclasses
+
         from tilecam.vision.tracker import MoveTracker, TrackerConfig
 
-        self.tracker = MoveTracker(tileset, lexicon=lexicon, board_rows=board_rows,
-                                   config=TrackerConfig.for_stills())
+        config = TrackerConfig.for_stills()
+        config = dataclasses.replace(config, resolve=dataclasses.replace(config.resolve, rack_size=rack_size))
+        self.tracker = MoveTracker(tileset, lexicon=lexicon, board_rows=board_rows, config=config)
 
     @property
     def reader(self) -> Any:
@@ -83,7 +94,8 @@ class StillsTracker:
         return self.tracker.feed(image, t)
 
 
-def make_tracker(factory: str, board_rows: list[str], tileset: str, stills: bool = False) -> Any:
+def make_tracker(factory: str, board_rows: list[str], tileset: str, stills: bool = False, rack_size: int = 7
+                 ) -> Any:
     """The consumer named by ``module:callable`` (called with the board rows and tile set name), or the project's
     tracker when ``factory`` is empty (for stills: :class:`StillsTracker`), or :class:`NullTracker` when there is
     none yet."""
@@ -103,9 +115,9 @@ def make_tracker(factory: str, board_rows: list[str], tileset: str, stills: bool
             from tilecam.engine.lexicon import Lexicon
 
             lexicon = Lexicon.load()
-        tracker: Any = StillsTracker(board_rows, tileset, lexicon)
+        tracker: Any = StillsTracker(board_rows, tileset, lexicon, rack_size)
     else:
-        tracker = tracker_module.make_tracker(board_rows, tileset)
+        tracker = tracker_module.make_tracker(board_rows, tileset, rack_size=rack_size)
     try:
         tracker.reader  # load the vision pipeline and the tile model now: fail at start, not at the first move
     except (ImportError, OSError, ValueError) as exc:
@@ -190,7 +202,8 @@ class Daemon:
             state = service.state()
             tileset = cfg.game.tileset if state.get("settings") is None else state["settings"]["tileset"]
             self.tracker = self._tracker_override or make_tracker(cfg.tracker.factory, self._board(), tileset,
-                                                                 stills=cfg.camera.stills)
+                                                                 stills=cfg.camera.stills,
+                                                                 rack_size=_rack_size(state.get("settings")))
             if isinstance(self.tracker, NullTracker):
                 self.say(f"tilecam: {self.tracker.reason}")
             self._sync_tracker()
@@ -252,6 +265,11 @@ class Daemon:
                                           phony=tuple(getattr(event, "phony", ()) or ()))
                     self.say(f"tilecam: move {stored.payload['position']} {stored.payload['word']} "
                              f"= {stored.payload.get('score')}")
+                elif kind == "amend":
+                    stored = service.amend_last_play(event.placement, actor=CAMERA,
+                                                     phony=tuple(getattr(event, "phony", ()) or ()))
+                    self.say(f"tilecam: the last move is now {stored.payload['position']} {stored.payload['word']}"
+                             f" = {stored.payload.get('score')}")
                 elif kind == "withdraw":
                     service.withdraw(actor=CAMERA)
                     self.say("tilecam: the last play was taken back")

@@ -210,6 +210,32 @@ class GameService:
             event = self._act(f, "play", payload, actor, snapshot=snapshot_jpeg)
         return event
 
+    def amend_last_play(self, placement: Placement | str | Sequence[str], actor: str, *,
+                        phony: Sequence[str] = ()) -> StoredEvent:
+        """Record the last play again as ``placement`` (the camera read it short: a tile of it was taken for an
+        empty square), by the same player: the old one is undone and the new one played, as two stored events."""
+        with self._lock:
+            f = self._current("play")
+            history = f.game.history
+            if not f.actions or f.actions[-1]["kind"] != "play" or not history or history[-1].kind != "play":
+                raise CommandRefused("the last move is not a play: nothing to amend", "play")
+            player = history[-1].player
+            # Tried on a copy first: the undo is stored only if the amended play will be accepted after it.
+            trial = self._clone(f)
+            self._apply(trial, "undo", {"undone": "play"}, self._now(), seq=0)
+            p = parse_placement(placement, trial.game.board)
+            position, word = p.gcg()
+            payload: dict[str, Any] = {"position": position, "word": word, "player": player, "rack": "",
+                                       "amends": True}
+            if phony:
+                payload["phony"] = [str(w).upper() for w in phony]
+            try:
+                self._apply(trial, "play", payload, self._now(), seq=0)
+            except EngineError as exc:
+                raise CommandRefused(str(exc), "play") from exc
+            self._act(f, "undo", {"undone": "play"}, actor)
+            return self._act(self._current("play"), "play", payload, actor)
+
     def pass_turn(self, actor: str, *, player: int | None = None) -> StoredEvent:
         with self._lock:
             f = self._current("pass")

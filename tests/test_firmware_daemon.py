@@ -546,3 +546,20 @@ def test_a_taken_port_is_a_clear_startup_error(tmp_path):
             Daemon(cfg, say=lambda s: None, source=ZipFramesSource(clip), tracker=StandInTracker(["." * 15] * 15)).run(5)
     finally:
         holder.close()
+
+
+def test_an_amended_play_replaces_the_last_one_for_the_same_player(tmp_path):
+    from tilecam.firmware.sources import frame_from_image
+
+    daemon, lines = _wired_daemon(tmp_path)
+    frame = frame_from_image(np.zeros((20, 20, 3), np.uint8), 0, 0.0)
+    daemon._on_events([DetectedMove("play", Placement.from_gcg("8G", "CAT")),
+                       DetectedMove("play", Placement.from_gcg("G8", ".O"))], frame)
+    daemon._on_events([DetectedMove("amend", Placement.from_gcg("G8", ".OT"))], frame)
+    state = daemon.service.state()
+    assert [(m["player"], m["word"]) for m in state["moves"]] == [(0, "CAT"), (1, ".OT")]
+    assert "the last move is now G8 .OT" in lines[-1]
+    daemon.service.pass_turn(actor="button")
+    daemon._on_events([DetectedMove("amend", Placement.from_gcg("G8", ".OTE"))], frame)
+    assert "not recorded" in lines[-1] and daemon.tracker.synced
+    daemon.service.store.close()

@@ -207,3 +207,52 @@ def test_an_unsure_blank_yields_to_a_letter_the_model_also_sees():
     assert str(resolve_move(Board(), reading, squares_of("8H", "CAT"), EN).placement) == "8H CAT"
     sure = Reading.from_rows(rows, uncertain={(7, 8): [("?", 0.93), ("A", 0.05)]})
     assert resolve_move(Board(), sure, squares_of("8H", "CAT"), EN).pending_blanks == ((7, 8),)
+
+
+def _committed(*plays: tuple[str, str]) -> tuple[Board, Placement]:
+    """A board with these plays made in turn; the last one's placement."""
+    board = Board()
+    last = None
+    for coord, word in plays:
+        last = Placement.from_gcg(coord, word)
+        for r, c, t in last.new_tiles():
+            board[r, c] = t
+    return board, last
+
+
+def test_a_gap_the_model_doubted_is_filled_but_a_clear_gap_is_not():
+    board, last = _committed(("8H", "CAT"))
+    rows = rows_with(("8H", "CAT"), ("G7", "EAT"))           # E A T down column G … the A read as empty:
+    rows[7] = rows[7][:6] + "." + rows[7][7:]
+    doubt = Reading.from_rows(rows, uncertain={(7, 6): [(".", 0.8), ("A", 0.2)]})
+    result = interpret(board, doubt, EN, LEX, last_play=last)
+    assert result.kind == "play" and str(result.candidate.placement) == "G7 EAT"
+    clear = Reading.from_rows(rows)
+    assert interpret(board, clear, EN, LEX, last_play=last).kind == "unclear"
+
+
+def test_more_new_tiles_than_a_rack_holds_are_not_one_play():
+    from tilecam.vision.infer import ResolvePolicy
+
+    board, _ = _committed(("8H", "CAT"))
+    rows = rows_with(("8H", "CAT"), ("H9", "AAAAAAA"))
+    with pytest.raises(NotAMove, match="more than a rack"):
+        resolve_move(board, Reading.from_rows(rows), squares_of("H9", "AAAAAAA"), EN,
+                     policy=ResolvePolicy(rack_size=6))
+
+
+def test_a_play_read_short_is_amended_when_the_next_play_shows_its_missing_tile():
+    lex = Lexicon.load()
+    # sCRIEVE was played with its S at J1 read as an empty square: CRIEVE (a phony) was committed
+    board, short = _committed(("8D", "DJINN"), ("I7", "WITHY"), ("J2", "CRIEVE"))
+    # the next play, 1H MASTERLY, goes through that S: 8 squares look new, more than a rack holds
+    rows = rows_with(("8D", "DJINN"), ("I7", "WITHY"), ("J1", "SCRIEVE"), ("1H", "MA.TERLY"))
+    result = interpret(board, Reading.from_rows(rows), EN, lex, last_play=short)
+    assert result.kind == "amend" and result.withdrawn == short
+    assert str(result.amended.placement) == "J1 SCRIEVE" and not result.amended.phony
+    assert str(result.candidate.placement) == "1H MA.TERLY"
+    # the same with the S still read as empty (a gap the model doubted): the gap is filled, then amended
+    rows[0] = rows[0][:9] + "." + rows[0][10:]
+    doubt = Reading.from_rows(rows, uncertain={(0, 9): [(".", 0.7), ("S", 0.25)]})
+    result = interpret(board, doubt, EN, lex, last_play=short)
+    assert result.kind == "amend" and str(result.amended.placement) == "J1 SCRIEVE"

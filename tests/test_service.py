@@ -380,3 +380,27 @@ def test_a_play_the_camera_calls_phony_is_flagged_without_a_lexicon_until_correc
     assert again.state()["moves"][0]["flags"] == ["phony"]
     svc.correct_tile(7, 7, "A", actor="web")                    # the players put it right: no more "phony?"
     assert "phony" not in svc.state()["moves"][0]["flags"]
+
+
+def test_the_camera_amends_a_play_it_read_short_for_the_same_player(svc, store):
+    svc.play("8G CAT", actor="camera")
+    svc.play("G8 .O", actor="camera")                       # Ben's COT, its T read as an empty square
+    ev = svc.amend_last_play("G8 .OT", actor="camera")
+    s = svc.state()
+    assert ev.payload["player"] == 1 and ev.payload["word"] == ".OT" and s["turn"] == 0
+    assert [(m["player"], m["word"]) for m in s["moves"]] == [(0, "CAT"), (1, ".OT")]
+    again = GameService(store)                                # the undo + play replay to the same game
+    again.resume()
+    assert comparable(again.state()) == comparable(s)
+    svc.pass_turn(actor="button")
+    with pytest.raises(CommandRefused, match="not a play"):
+        svc.amend_last_play("G8 .OTE", actor="camera")
+
+
+def test_an_amendment_the_game_refuses_stores_nothing(svc, store):
+    svc.play("8G CAT", actor="camera")
+    svc.play("G8 .O", actor="camera")
+    before = store.last_seq()
+    with pytest.raises(CommandRefused):
+        svc.amend_last_play("G8 .OX.", actor="camera")       # a gap: not a legal placement
+    assert store.last_seq() == before and [m["word"] for m in svc.state()["moves"]] == ["CAT", ".O"]

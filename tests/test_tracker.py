@@ -212,3 +212,22 @@ def test_a_tile_swapped_in_place_under_a_hand_is_looked_at_again():
     swapped = rows_with(("H9", "O"), base=CAT)         # the X swapped for an O, same square, under a hand
     events = run(tr, [hand_over(phony), Reading.from_rows(swapped), Reading.from_rows(swapped)])
     assert [str(e) for e in events] == ["play H8 .O"]
+
+
+def test_a_play_read_short_is_amended_and_the_recorder_replays_it_for_the_same_player():
+    from tilecam.engine.rules import Rules
+    from tilecam.vision.tracker import GameRecorder
+
+    tr = MoveTracker("english", lexicon=Lexicon.load(), config=TrackerConfig(settle_readings=1))
+    recorder = GameRecorder(["Ann", "Bob"], Rules(max_scoreless_turns=None))
+    seen = []
+    for rows in (rows_with(("8D", "DJINN")), rows_with(("8D", "DJINN"), ("I7", "WITHY")),
+                 rows_with(("8D", "DJINN"), ("I7", "WITHY"), ("J2", "CRIEVE")),        # its S read as empty
+                 rows_with(("8D", "DJINN"), ("I7", "WITHY"), ("J1", "SCRIEVE"), ("1H", "MA.TERLY"))):
+        for event in run(tr, [hand_over(rows), Reading.from_rows(rows)]):
+            seen.append(str(event))
+            assert recorder.apply(event), recorder.problems
+    assert seen[-2:] == ["amend the last play to J1 SCRIEVE", "play 1H MA.TERLY"]
+    history = recorder.game.history
+    assert [(m.player, m.position, m.word) for m in history if m.kind == "play"] == [
+        (0, "8D", "DJINN"), (1, "I7", "WITHY"), (0, "J1", "SCRIEVE"), (1, "1H", "MA.TERLY")]

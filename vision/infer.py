@@ -284,6 +284,7 @@ class ResolvePolicy:
     max_blank_assignments: int = 2
     unsure_blank_weight: float = 0.25   # a doubtful "blank" yields to a letter also seen (2 blanks in 100 tiles)
     tolerate_missing: int = 0      # committed tiles read empty (away from new tiles) taken as misreadings, at most
+    rack_size: int = 7             # more new tiles than a rack holds are not one play
 
 
 @dataclass(frozen=True, slots=True)
@@ -356,6 +357,8 @@ def resolve_move(board: Board, reading: Reading, squares: Iterable[tuple[int, in
     cells = sorted(set(squares))
     if not cells:
         raise NotAMove("no new tiles")
+    if len(cells) > policy.rack_size:
+        raise NotAMove(f"{len(cells)} new tiles: more than a rack holds ({policy.rack_size})")
     unseen = unseen_tiles(board, tileset)
     # Geometry first: it does not depend on the letters.
     probe = [(r, c, Tile(BLANK, True)) for r, c in cells]
@@ -520,6 +523,7 @@ class Interpretation:
     reason: str = ""
     earlier: tuple[Candidate, ...] = ()     # a play made before ``candidate`` and not seen settled on its own
     ignored: tuple[tuple[int, int], ...] = ()   # doubtful squares left out (read as tiles, maybe empty)
+    amended: Candidate | None = None        # the last play again, with tiles it was missing (read empty before)
 
 
 def interpret(board: Board, reading: Reading, tileset: TileSet, lexicon: Any = None,
@@ -530,7 +534,7 @@ def interpret(board: Board, reading: Reading, tileset: TileSet, lexicon: Any = N
     if diff.empty:
         return Interpretation("none")
     if not diff.removed:
-        return _as_play(board, reading, diff.added, tileset, lexicon, policy)
+        return _as_play(board, reading, diff.added, tileset, lexicon, policy, last_play)
 
     last_squares = {(r, c) for r, c, _ in last_play.new_tiles()} if last_play is not None else set()
     removed = set(diff.removed)
@@ -566,9 +570,11 @@ def interpret(board: Board, reading: Reading, tileset: TileSet, lexicon: Any = N
 
 
 def _as_play(board: Board, reading: Reading, squares: Sequence[tuple[int, int]], tileset: TileSet, lexicon: Any,
-             policy: ResolvePolicy) -> Interpretation:
-    """The new squares as one play; failing that, without the squares that may be empty after all; failing that,
-    as two plays in turn (one of them never seen settled on its own: a photo missed, a turn made quickly)."""
+             policy: ResolvePolicy, last_play: Placement | None = None) -> Interpretation:
+    """The new squares as one play; failing that, without the squares that may be empty after all, or with the
+    gaps in their line that may hold a tile after all; failing that, as the last play read short plus the next
+    one, or as two plays in turn (one of them never seen settled on its own: a photo missed, a turn made
+    quickly)."""
     try:
         return Interpretation("play", candidate=resolve_move(board, reading, squares, tileset, lexicon, policy))
     except NotAMove as exc:
@@ -581,10 +587,78 @@ def _as_play(board: Board, reading: Reading, squares: Sequence[tuple[int, int]],
             return Interpretation("play", candidate=cand, ignored=tuple(sorted(doubtful)))
         except NotAMove:
             pass
+    gaps = _doubtful_gaps(board, reading, squares, policy)
+    full = sorted(set(squares) | set(gaps))
+    if gaps:
+        try:
+            return Interpretation("play", candidate=resolve_move(board, reading, full, tileset, lexicon, policy))
+        except NotAMove:
+            pass
+    amend = _amend_last(board, reading, full, last_play, tileset, lexicon, policy) if last_play else None
+    if amend is not None and lexicon is not None and not amend.amended.phony:
+        return amend      # the last play with its missing tile makes good words: that is what happened
     split = _split_in_two(board, reading, squares, tileset, lexicon, policy)
     if split is not None:
         return Interpretation("play", candidate=split[1], earlier=(split[0],))
-    return Interpretation("unclear", reason=first_reason)
+    return amend or Interpretation("unclear", reason=first_reason)
+
+
+def _doubtful_gaps(board: Board, reading: Reading, squares: Sequence[tuple[int, int]], policy: ResolvePolicy
+                   ) -> list[tuple[int, int]]:
+    """Empty squares between new tiles in one line that the model thought might hold a tile (a tile read as an
+    empty square leaves a gap, and a play never has one); [] when any gap has no such doubt."""
+    cells = sorted(set(squares))
+    if len(cells) < 2:
+        return []
+    rows, cols = {r for r, _ in cells}, {c for _, c in cells}
+    if len(rows) == 1:
+        r = cells[0][0]
+        line = [(r, c) for c in range(min(cols), max(cols) + 1)]
+    elif len(cols) == 1:
+        c = cells[0][1]
+        line = [(r, c) for r in range(min(rows), max(rows) + 1)]
+    else:
+        return []
+    gaps = [rc for rc in line if rc not in cells and board[rc] is None]
+    for r, c in gaps:
+        if not any(a not in (EMPTY, OCCLUDED) and p >= policy.min_alternative for a, p in reading.options(r, c)):
+            return []
+    return gaps
+
+
+def _amend_last(board: Board, reading: Reading, squares: Sequence[tuple[int, int]], last_play: Placement,
+                tileset: TileSet, lexicon: Any, policy: ResolvePolicy) -> Interpretation | None:
+    """The last play with those new squares in its line that extend it (a tile of it read empty at the time),
+    and the rest of the new squares as the play after it."""
+    last = [(r, c) for r, c, _ in last_play.new_tiles()]
+    before = board.copy()
+    for rc in last:
+        before[rc] = None
+    lines = []
+    if len({r for r, _ in last}) == 1:
+        lines.append(lambda rc, r0=last[0][0]: rc[0] == r0)
+    if len({c for _, c in last}) == 1:
+        lines.append(lambda rc, c0=last[0][1]: rc[1] == c0)
+    for on_line in lines:
+        extra = [rc for rc in squares if on_line(rc)]
+        if not extra:
+            continue
+        try:
+            amended = resolve_move(before, reading, last + extra, tileset, lexicon, policy)
+        except NotAMove:
+            continue
+        rest = [rc for rc in squares if rc not in extra]
+        cand = None
+        if rest:
+            after = before.copy()
+            for r, c, tile in amended.placement.new_tiles():
+                after[r, c] = tile
+            try:
+                cand = resolve_move(after, reading, rest, tileset, lexicon, policy)
+            except NotAMove:
+                continue
+        return Interpretation("amend", candidate=cand, withdrawn=last_play, amended=amended)
+    return None
 
 
 def _maybe_empty(reading: Reading, rc: tuple[int, int], policy: ResolvePolicy) -> bool:

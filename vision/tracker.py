@@ -8,8 +8,10 @@
   with nothing over the board; their letter probabilities are averaged (``infer.merge_readings``). A hand, an
   arm, a sleeve or a shadow (any occluded square, or a frame the reader cannot read at all) starts the count again.
 * The settled board is compared with the committed one (``infer.interpret``): new tiles → a play; the last play's
-  tiles gone → a withdrawal (a phony taken back), possibly with the next play already down; tiles missing or
-  moved that are not the last play (a shifted tile, a lifted one, a bumped board) → no move until it is put right.
+  tiles gone → a withdrawal (a phony taken back), possibly with the next play already down; new tiles that only
+  make sense as part of the last play (a tile of it read as an empty square back then) → the last play amended;
+  tiles missing or moved that are not the last play (a shifted tile, a lifted one, a bumped board) → no move until
+  it is put right.
   A board turned on the table is recognised by turning the reading until it matches the committed tiles.
 * Commit policy ``settle`` (default): a settled change is committed at once. ``clock``: settled boards are only
   looked at when a clock is pressed (:meth:`MoveTracker.clock`, tournament style); a press that finds the board
@@ -26,7 +28,8 @@ list[DetectedEvent]``; ``tracker.sync(board_rows)`` after the game's board chang
 ``tracker.clock(t, player=None)`` when a clock button ends a turn (then ``loop.request_read()``);
 ``tracker.wants_every_frame``. A :class:`DetectedEvent` has ``kind`` ``"play"`` (``placement``: an engine
 Placement, ``?`` for a blank not named yet; ``phony``: words the lexicon rejects; ``pending_blanks``),
-``"withdraw"`` (the last play taken back; ``placement`` = that play), ``"pass"`` or ``"exchange"``.
+``"withdraw"`` (the last play taken back; ``placement`` = that play), ``"amend"`` (the last play recorded again
+as ``placement``, by the same player: it was read short), ``"pass"`` or ``"exchange"``.
 """
 
 from __future__ import annotations
@@ -76,6 +79,8 @@ class DetectedEvent:
             return f"play {self.placement}{extra}"
         if self.kind == "withdraw" and self.placement is not None:
             return f"withdraw {self.placement}"
+        if self.kind == "amend" and self.placement is not None:
+            return f"amend the last play to {self.placement}"
         return self.kind
 
 
@@ -337,7 +342,9 @@ class MoveTracker:
             if clock is not None:
                 self._clock.insert(0, clock)   # the press still waits for a board that makes sense
         else:
-            if result.withdrawn is not None:
+            if result.amended is not None:
+                events.append(self._amend(result, t))
+            elif result.withdrawn is not None:
                 events.append(self._withdraw(result, t))
             for earlier in result.earlier:
                 events.append(self._play(earlier, t, None))
@@ -356,6 +363,17 @@ class MoveTracker:
             self.board[r, c] = None
         self.last_play = None
         return DetectedEvent("withdraw", placement=withdrawn, t=t, note="the last play's tiles were taken back")
+
+    def _amend(self, result: Interpretation, t: float) -> DetectedEvent:
+        amended, short = result.amended, result.withdrawn
+        assert amended is not None and short is not None
+        for r, c, _tile in short.new_tiles():
+            self.board[r, c] = None
+        event = self._play(amended, t, None)
+        return DetectedEvent("amend", placement=amended.placement, t=t, confidence=amended.probability,
+                             words=amended.words, phony=amended.phony, pending_blanks=amended.pending_blanks,
+                             corrected=amended.corrected, note=f"the last play was {short}: a tile of it was read "
+                                                               f"as an empty square then")
 
     def _play(self, cand: Candidate, t: float, player: int | None) -> DetectedEvent:
         for r, c, tile in cand.placement.new_tiles():
@@ -410,14 +428,14 @@ def default_reader(tileset: str, threads: int = 1) -> Reader:
 
 
 def make_tracker(board_rows: Sequence[str], tileset: str, *, lexicon: Any = None,
-                 commit: str = "settle") -> MoveTracker:
+                 commit: str = "settle", rack_size: int = 7) -> MoveTracker:
     """The daemon's tracker: fed by the capture loop, which has already waited for the board to be still, so one
-    unoccluded reading is a settled board."""
+    unoccluded reading is a settled board. ``rack_size``: the rules' (9 in the nine-tile variant)."""
     if lexicon is None and tileset == "english":
         from tilecam.engine.lexicon import Lexicon
 
         lexicon = Lexicon.load()          # the bundled word list: it resolves doubtful letters and names blanks
-    config = TrackerConfig(settle_readings=1, commit=commit)
+    config = TrackerConfig(settle_readings=1, commit=commit, resolve=ResolvePolicy(rack_size=rack_size))
     return MoveTracker(tileset, lexicon=lexicon, board_rows=board_rows, config=config)
 
 
@@ -451,6 +469,13 @@ class GameRecorder:
                 g.play(event.placement, note="; ".join(notes))
                 if notes:
                     self.flags[len(g.history) - 1] = "; ".join(notes)
+            elif event.kind == "amend":
+                assert event.placement is not None
+                if not g.history or g.history[-1].kind != "play":
+                    self.problems.append(f"t={event.t:.1f}s {event}: the last move is not a play")
+                    return False
+                g.undo()
+                g.play(event.placement, note="amended: " + event.note)
             elif event.kind == "withdraw":
                 g.withdraw()
             elif event.kind == "pass":
