@@ -459,23 +459,27 @@ class GameRecorder:
 
         g = self.game
         try:
-            if event.kind == "play":
+            if event.kind in ("play", "amend"):
                 assert event.placement is not None
-                notes = []
+                if event.kind == "amend":
+                    if not g.history or g.history[-1].kind != "play":
+                        self.problems.append(f"t={event.t:.1f}s {event}: the last move is not a play")
+                        return False
+                    self.flags.pop(len(g.history) - 1, None)
+                    g.undo()
+                notes = ["amended: " + event.note] if event.kind == "amend" else []
                 if event.phony:
                     notes.append("phony? " + " ".join(event.phony))
                 if event.pending_blanks:
                     notes.append("blank letter not known")
-                g.play(event.placement, note="; ".join(notes))
-                if notes:
-                    self.flags[len(g.history) - 1] = "; ".join(notes)
-            elif event.kind == "amend":
-                assert event.placement is not None
-                if not g.history or g.history[-1].kind != "play":
-                    self.problems.append(f"t={event.t:.1f}s {event}: the last move is not a play")
-                    return False
-                g.undo()
-                g.play(event.placement, note="amended: " + event.note)
+                try:
+                    g.play(event.placement, note="; ".join(notes))
+                except EngineError:
+                    if event.kind == "amend":
+                        g.redo()        # the amended play is refused: the one recorded stands
+                    raise
+                if event.phony or event.pending_blanks:
+                    self.flags[len(g.history) - 1] = "; ".join(notes[1:] if event.kind == "amend" else notes)
             elif event.kind == "withdraw":
                 g.withdraw()
             elif event.kind == "pass":
