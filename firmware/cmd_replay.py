@@ -180,7 +180,7 @@ def _replay(args: argparse.Namespace) -> int:
         print(f"tilecam replay: cannot load the lexicon: {exc}", file=sys.stderr)
         return 2
     try:
-        reader = _reader_with_model(args.model, args.tiles) if args.model else default_reader(args.tiles)
+        reader = default_reader(args.tiles, model=args.model) if args.model else default_reader(args.tiles)
     except (ImportError, OSError, ValueError) as exc:
         print(f"tilecam replay: the vision reader is not available: {exc}", file=sys.stderr)
         return 2
@@ -203,14 +203,6 @@ def _replay(args: argparse.Namespace) -> int:
                               encoding="utf-8")
     print(summary(recorder, frames, time.monotonic() - started, args.gcg))
     return 0
-
-
-def _reader_with_model(model: str, tiles: str) -> Any:
-    from tilecam.vision.classify import TileClassifier
-    from tilecam.vision.read import read_board
-
-    classifier = TileClassifier.load(model)
-    return lambda image: read_board(image, classifier, tileset=tiles)
 
 
 def summary(recorder: Any, frames: int, seconds: float, out: str) -> str:

@@ -409,19 +409,36 @@ class MoveTracker:
         self.board[row, col] = Tile(letter.upper(), True)
 
 
-def default_reader(tileset: str, threads: int = 1) -> Reader:
-    """The vision pipeline as a reader: ``read_board`` with the tile model (``threads`` onnxruntime threads), the
-    last location as the hint."""
+ORIENT_MIN_TILES = 2      # letters on an unoccluded board before the reader decides which edge is row 1
+
+
+def default_reader(tileset: str, threads: int = 1, model: Any = None, rotation: int | None = None) -> Reader:
+    """The vision pipeline as a reader: ``read_board`` with the tile model (``model``: a path, None = the shipped
+    one; ``threads`` onnxruntime threads), the last location as the hint.
+
+    ``rotation``: which edge of the board is row 1 (quarter turns), when the camera was calibrated; None = learn
+    it once, from the first unoccluded board with letters on it (``orient.best_rotation``: upright letters read
+    surely), and keep it, as a calibration would. A board turned later is the tracker's business (it matches the
+    committed tiles)."""
     from tilecam.vision.classify import TileClassifier
+    from tilecam.vision.orient import best_rotation
     from tilecam.vision.read import read_board
 
-    classifier = TileClassifier.load(threads=threads)
-    state: dict[str, Any] = {"hint": None}
+    classifier = TileClassifier.load(model, threads=threads)
+    state: dict[str, Any] = {"hint": None, "rotation": rotation}
 
     def read(image: np.ndarray) -> Any:
         # the last location is the hint: kept while it still fits the frame, found again when the board moved
-        reading = read_board(image, classifier, tileset=tileset, hint=state["hint"])
+        reading = read_board(image, classifier, tileset=tileset, hint=state["hint"], rotation=state["rotation"] or 0)
         state["hint"] = getattr(reading, "location", None)
+        if state["rotation"] is None and not reading.occluded.any():
+            letters = sum(ch.isalpha() for row in reading.grid for ch in row)
+            if letters >= ORIENT_MIN_TILES:
+                state["rotation"] = best_rotation(image, classifier, tileset, reading.location)
+                log.info("the board's row 1 is %d quarter turns from the picture's top edge", state["rotation"])
+                if state["rotation"]:
+                    reading = read_board(image, classifier, tileset=tileset, hint=reading.location,
+                                         rotation=state["rotation"])
         return reading
 
     return read
