@@ -98,3 +98,14 @@ def test_preprocess_matches_the_models_json_description(classifier):
         slow = ((x.astype(np.float64) * spec.scale - np.array(spec.mean)) / np.array(spec.std)).transpose(0, 3, 1, 2)
         assert fast.dtype == np.float32 and fast.shape == slow.shape
         np.testing.assert_allclose(fast, slow, atol=1e-5)
+
+
+def test_the_trackers_reader_learns_which_edge_is_row_one_from_the_first_letters(game04):
+    from tilecam.vision.tracker import default_reader
+
+    reader = default_reader("german")
+    turned = [cv2.rotate(cv2.imread(str(game04 / f"image-{n}.jpg")), cv2.ROTATE_180) for n in (1, 20)]
+    assert list(reader(turned[0]).grid) == truth_of(game04 / "image-1.board.txt")     # the first play: learned
+    assert list(reader(turned[1]).grid) == truth_of(game04 / "image-20.board.txt")
+    calibrated = default_reader("german", rotation=0)   # a calibration that says otherwise is obeyed
+    assert list(calibrated(turned[1]).grid) != truth_of(game04 / "image-20.board.txt")
