@@ -50,8 +50,11 @@ FONTS = {
     "mono": "DejaVuSansMono-Bold.ttf",
     "sans-condensed": "DejaVuSansCondensed-Bold.ttf",
     "serif-condensed": "DejaVuSerifCondensed-Bold.ttf",
+    "cm": "cmb10.ttf",          # Computer Modern bold (BaKoMa): thick and thin strokes, as serif tiles have
     "stix": "STIXGeneralBol.ttf",
 }
+#: Fonts without Ä Ö Ü: those letters are drawn in the font named here instead.
+ASCII_ONLY = {"cm": "serif"}
 ALL_STYLES = tuple(f"{b}/{t}/{f}" for b, t, f in itertools.product(BOARDS, TILES, FONTS))
 #: Held out of training: a whole font, and one board/tile pairing in every font.
 HELDOUT_STYLES = tuple(s for s in ALL_STYLES if s.endswith("/stix") or s.startswith("hasbro/wood/"))
@@ -141,6 +144,8 @@ def _glyph(font: str, text: str, px: int) -> np.ndarray:
     """Coverage (0..1 float32) of ``text`` drawn in ``font``, cropped to its ink."""
     from PIL import Image, ImageDraw
 
+    if font in ASCII_ONLY and not text.isascii():
+        font = ASCII_ONLY[font]
     f = _font(font, px)
     box = f.getbbox(text)
     w, h = max(1, box[2] - box[0]), max(1, box[3] - box[1])

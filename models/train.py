@@ -87,11 +87,13 @@ def synthetic_crops(n_boards: int, seed: int, empties: float = 0.5, workers: int
 
 
 def sample_weights(y: np.ndarray, real: np.ndarray | None = None, blank_boost: float = 4.0,
-                   real_boost: float = 2.0) -> np.ndarray:
+                   real_boost: float = 2.0, real_blank_boost: float = 4.0) -> np.ndarray:
     """Per-crop sampling weights: letters balanced among themselves (share ~ sqrt of their count), while empty and
     occluded keep their natural share — a reader sees mostly empty squares, and over-sampling a rare class teaches
     it to call empty squares that. Blank tiles are drawn ``blank_boost`` times their share (rare, and each board
-    maker's blank looks different), crops of real photos ``real_boost`` times theirs (fewer, and the real thing)."""
+    maker's blank looks different), crops of real photos ``real_boost`` times theirs (fewer, and the real thing),
+    and the real blanks ``real_blank_boost`` times more again (ScrabScrap's see-through blank: 29 squares in games
+    01–02)."""
     counts = np.bincount(y, minlength=len(CLASSES)).astype(np.float64)
     letters = np.array([len(c) == 1 and c.isalpha() for c in CLASSES]) & (counts > 0)
     w = np.ones(len(CLASSES))
@@ -101,6 +103,7 @@ def sample_weights(y: np.ndarray, real: np.ndarray | None = None, blank_boost: f
     out = w[y]
     if real is not None:
         out = out * np.where(real, real_boost, 1.0)
+        out = out * np.where(real & (y == CLASS_INDEX["?"]), real_blank_boost, 1.0)
     return out
 
 

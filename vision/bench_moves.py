@@ -48,12 +48,12 @@ def _one_thread() -> None:
         pass
 
 
-def _vision_reader(tileset: str) -> Any:
-    """The vision pipeline with one onnxruntime thread, or None (and why) when it is not there yet."""
+def _vision_reader(tileset: str, model: Any = None) -> Any:
+    """The vision pipeline with one onnxruntime thread (``model``: None = the shipped one), or None (and why)."""
     from tilecam.vision.tracker import default_reader
 
     try:
-        return default_reader(tileset, threads=1), ""
+        return default_reader(tileset, threads=1, model=model), ""
     except ImportError as exc:
         return None, f"vision reader not available ({exc.name})"
     except (OSError, ValueError) as exc:
@@ -247,6 +247,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="synthetic games: simulated readings, rendered frames through vision, or both")
     ap.add_argument("--renderer", choices=("synth", "photos"), default="synth",
                     help="vision reader: frames by tilecam.models.synth (960x720) or the photo compositor")
+    ap.add_argument("--model", default=None, help="tile model (.onnx) for the vision reader (default: the shipped one)")
     ap.add_argument("--skip-real", action="store_true", help="leave out the ScrabScrap photo games")
     ap.add_argument("--first", type=int, default=0, help="skip this many records (a quick partial run)")
     ap.add_argument("--doubt", type=float, default=DOUBT_RATE, help="simulated reader: fraction of doubtful tiles")
@@ -268,7 +269,7 @@ def main(argv: list[str] | None = None) -> int:
         print("| game | reader | placements (squares + letters) | withdrawn phonies | exchanges → scoreless turn "
               "| phantom plays | blanks pending → answered |")
         print("| --- | --- | --- | --- | --- | --- | --- |")
-        vision, why = _vision_reader("german")
+        vision, why = _vision_reader("german", args.model)
         for game in REAL_GAMES:
             for name, reader in (("labels", None), ("vision", vision)):
                 if name == "vision" and reader is None:
@@ -286,7 +287,7 @@ def main(argv: list[str] | None = None) -> int:
     for reader_name in readers:
         reader = None
         if reader_name == "vision":
-            reader, why = _vision_reader("english")
+            reader, why = _vision_reader("english", args.model)
             if reader is None:
                 print(f"\n### Synthetic games, rendered + vision: not run ({why})")
                 continue
