@@ -231,3 +231,24 @@ def test_a_play_read_short_is_amended_and_the_recorder_replays_it_for_the_same_p
     history = recorder.game.history
     assert [(m.player, m.position, m.word) for m in history if m.kind == "play"] == [
         (0, "8D", "DJINN"), (1, "I7", "WITHY"), (0, "J1", "SCRIEVE"), (1, "1H", "MA.TERLY")]
+
+
+def test_after_a_hand_the_still_board_is_read_again_even_if_it_looks_the_same():
+    calls = []
+
+    def reader(image):
+        calls.append(int(image[0, 0, 0]))
+        return Reading.from_rows(CAT if image[0, 0, 0] else EMPTY)
+
+    rng = np.random.default_rng(1)
+    base = rng.integers(20, 200, (48, 64, 3), dtype=np.uint8)
+    board = base.copy()
+    board[0, 0] = 0
+    faint = base.copy()                      # tiles the colour of the board: a change under the gate's threshold
+    faint[0, 0] = 1
+    faint[10:14, 10:14] += 5
+    hand = np.roll(base, 7, axis=1)
+    tr = MoveTracker("english", reader=reader, config=TrackerConfig(settle_readings=3, motion_gate=True))
+    events = run(tr, [board] * 3 + [hand, np.roll(base, 14, axis=1)] + [faint] * 4)
+    assert calls == [0, 1] and [str(e) for e in events] == ["play 8H CAT"]
+    assert run(tr, [faint] * 3) == [] and calls == [0, 1]      # no hand since: the reading stands

@@ -233,7 +233,8 @@ class MoveTracker:
 
     def _gate(self, image: np.ndarray) -> str:
         """``moving`` (the picture changed since the last frame: a hand, a bump), ``same`` (unchanged since the
-        last read: its reading stands) or ``read``. A small gray copy is compared, as the capture loop does."""
+        last read, with no motion in between: its reading stands) or ``read``. A small gray copy is compared, as
+        the capture loop does."""
         import cv2
 
         gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
@@ -249,6 +250,9 @@ class MoveTracker:
 
         previous, self._gate_prev = self._gate_prev, small
         if previous is not None and changed(previous):
+            # After any motion the next still picture is read: a tile close in colour to the board changes a
+            # small picture too little to tell from the last read one, but a hand put it there.
+            self._gate_read = None
             return "moving"
         if self._gate_read is not None and not changed(self._gate_read):
             return "same"
