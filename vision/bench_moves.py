@@ -269,8 +269,8 @@ def main(argv: list[str] | None = None) -> int:
         print("| game | reader | placements (squares + letters) | withdrawn phonies | exchanges → scoreless turn "
               "| phantom plays | blanks pending → answered |")
         print("| --- | --- | --- | --- | --- | --- | --- |")
-        vision, why = _vision_reader("german", args.model)
         for game in REAL_GAMES:
+            vision, why = _vision_reader("german", args.model)      # each game its own set-up
             for name, reader in (("labels", None), ("vision", vision)):
                 if name == "vision" and reader is None:
                     print(f"| {game} | vision | {why} | | | | |")
@@ -304,6 +304,9 @@ def main(argv: list[str] | None = None) -> int:
         started = time.perf_counter()
         all_track: list[Any] = []
         for i, path in enumerate(records):
+            if reader is not None and i:
+                # Each game is a new set-up (its own camera and board): the reader learns its orientation afresh.
+                reader, _ = _vision_reader("english", args.model)
             c, tracker, info = run_synthetic(path, args.seed + args.first + i, reader_name, reader, lexicon,
                                              (args.doubt, args.stray), args.renderer)
             total += c
