@@ -413,7 +413,8 @@ class MoveTracker:
         self.board[row, col] = Tile(letter.upper(), True)
 
 
-ORIENT_MIN_TILES = 2      # letters on an unoccluded board before the reader decides which edge is row 1
+ORIENT_MIN_TILES = 2      # letters on the board before the reader decides which edge is row 1 …
+ORIENT_MAX_UNSURE = 2     # … with at most this many squares read as occluded (more: a hand is over the board)
 
 
 def default_reader(tileset: str, threads: int = 1, model: Any = None, rotation: int | None = None) -> Reader:
@@ -421,8 +422,8 @@ def default_reader(tileset: str, threads: int = 1, model: Any = None, rotation: 
     one; ``threads`` onnxruntime threads), the last location as the hint.
 
     ``rotation``: which edge of the board is row 1 (quarter turns), when the camera was calibrated; None = learn
-    it once, from the first unoccluded board with letters on it (``orient.best_rotation``: upright letters read
-    surely), and keep it, as a calibration would. A board turned later is the tracker's business (it matches the
+    it once, from the first board with letters on it and no hand over it (``orient.best_rotation``: upright
+    letters read surely), and keep it, as a calibration would. A board turned later is the tracker's business (it matches the
     committed tiles)."""
     from tilecam.vision.classify import TileClassifier
     from tilecam.vision.orient import best_rotation
@@ -435,7 +436,8 @@ def default_reader(tileset: str, threads: int = 1, model: Any = None, rotation: 
         # the last location is the hint: kept while it still fits the frame, found again when the board moved
         reading = read_board(image, classifier, tileset=tileset, hint=state["hint"], rotation=state["rotation"] or 0)
         state["hint"] = getattr(reading, "location", None)
-        if state["rotation"] is None and not reading.occluded.any():
+        # A letter upside down may read as unsure (#): a few are allowed, a hand's worth is not.
+        if state["rotation"] is None and int(reading.occluded.sum()) <= ORIENT_MAX_UNSURE:
             letters = sum(ch.isalpha() for row in reading.grid for ch in row)
             if letters >= ORIENT_MIN_TILES:
                 state["rotation"] = best_rotation(image, classifier, tileset, reading.location)
