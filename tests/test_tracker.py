@@ -165,13 +165,19 @@ def test_make_tracker_is_what_the_daemon_plugs_in():
         TrackerConfig(commit="sometimes")
 
 
-def test_motion_gate_skips_moving_pictures_and_reuses_still_ones():
+def pixel_reader():
+    """A stand-in reader that logs each read: pixel (0, 0) says whether CAT is on the board."""
     calls = []
 
     def reader(image):
         calls.append(int(image[0, 0, 0]))
         return Reading.from_rows(CAT if image[0, 0, 0] else EMPTY)
 
+    return calls, reader
+
+
+def test_motion_gate_skips_moving_pictures_and_reuses_still_ones():
+    calls, reader = pixel_reader()
     rng = np.random.default_rng(0)
     base = rng.integers(0, 200, (48, 64, 3), dtype=np.uint8)
     board, moved = base.copy(), np.roll(base, 5, axis=1)       # a hand sweeping across looks like this
@@ -234,12 +240,7 @@ def test_a_play_read_short_is_amended_and_the_recorder_replays_it_for_the_same_p
 
 
 def test_after_a_hand_the_still_board_is_read_again_even_if_it_looks_the_same():
-    calls = []
-
-    def reader(image):
-        calls.append(int(image[0, 0, 0]))
-        return Reading.from_rows(CAT if image[0, 0, 0] else EMPTY)
-
+    calls, reader = pixel_reader()
     rng = np.random.default_rng(1)
     base = rng.integers(20, 200, (48, 64, 3), dtype=np.uint8)
     board = base.copy()
