@@ -97,18 +97,14 @@ class StillsTracker:
 def make_tracker(factory: str, board_rows: list[str], tileset: str, stills: bool = False, rack_size: int = 7
                  ) -> Any:
     """The consumer named by ``module:callable`` (called with the board rows and tile set name), or the project's
-    tracker when ``factory`` is empty (for stills: :class:`StillsTracker`), or :class:`NullTracker` when there is
-    none yet."""
+    tracker when ``factory`` is empty (for stills: :class:`StillsTracker`); :class:`NullTracker` when the vision
+    pipeline cannot load (no tile model, a broken install)."""
     if factory:
         module_name, _, attr = factory.partition(":")
         module = importlib.import_module(module_name)
         return getattr(module, attr or "make_tracker")(board_rows, tileset)
-    try:
-        tracker_module = importlib.import_module("tilecam.vision.tracker")
-    except ModuleNotFoundError as exc:
-        if exc.name not in ("tilecam.vision.tracker",):
-            raise
-        return NullTracker()
+    from tilecam.vision import tracker as tracker_module
+
     if stills:
         lexicon = None
         if tileset == "english":
