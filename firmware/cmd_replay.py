@@ -180,7 +180,7 @@ def _replay(args: argparse.Namespace) -> int:
         print(f"tilecam replay: cannot load the lexicon: {exc}", file=sys.stderr)
         return 2
     try:
-        reader = default_reader(args.tiles, model=args.model) if args.model else default_reader(args.tiles)
+        reader = default_reader(args.tiles, model=args.model)
     except (ImportError, OSError, ValueError) as exc:
         print(f"tilecam replay: the vision reader is not available: {exc}", file=sys.stderr)
         return 2

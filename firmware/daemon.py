@@ -70,13 +70,10 @@ class StillsTracker:
     wants_every_frame = True
 
     def __init__(self, board_rows: list[str], tileset: str, lexicon: Any = None, rack_size: int = 7) -> None:
-        import dataclasses
-
         from tilecam.vision.tracker import MoveTracker, TrackerConfig
 
-        config = TrackerConfig.for_stills()
-        config = dataclasses.replace(config, resolve=dataclasses.replace(config.resolve, rack_size=rack_size))
-        self.tracker = MoveTracker(tileset, lexicon=lexicon, board_rows=board_rows, config=config)
+        self.tracker = MoveTracker(tileset, lexicon=lexicon, board_rows=board_rows,
+                                   config=TrackerConfig.for_stills(rack_size=rack_size))
 
     @property
     def reader(self) -> Any:

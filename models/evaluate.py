@@ -5,8 +5,9 @@
 For each model: held-out synthetic renders (``synth.HELDOUT_STYLES`` x ``synth.HELDOUT_SEEDS``) and the real
 ScrabScrap photos of games 03–04 (``dataset.EVAL_GAMES``): per-cell error, error on tile squares, boards read fully
 right, and onnxruntime time for one board (225 crops, one thread). Runtime-only (onnxruntime, no torch), read by
-``tilecam.vision.classify`` with the preprocessing the model's ``.json`` describes. The whole read through ``tilecam.vision`` (localisation included) is
-measured by ``tilecam eval-vision`` / ``tilecam bench vision``; this is the model alone, so the two can be told apart.
+``tilecam.vision.classify`` with the preprocessing the model's ``.json`` describes. The whole read through
+``tilecam.vision`` (localisation included) is measured by ``tilecam eval-vision`` / ``tilecam bench vision``; this
+is the model alone, so the two can be told apart.
 """
 
 from __future__ import annotations

@@ -329,11 +329,6 @@ OCCLUDED_COVER = 0.3      # a square more than this under the arm is occluded: i
 TOUCHED_COVER = 0.02      # a square more than this under the arm is touched: read as occluded, it is not wrong
 
 
-def occluded_squares(hand, threshold: float = OCCLUDED_COVER) -> np.ndarray:
-    """Squares of which more than ``threshold`` lies under the polygon ``hand`` (grid units)."""
-    return arm_cover(hand) > threshold
-
-
 @functools.lru_cache(maxsize=4)
 def _values(tileset: str) -> dict[str, int]:
     from tilecam.engine.tiles import TileSet

@@ -156,8 +156,6 @@ def augment(x, rng_t):
 
 def to_tensor(crops: np.ndarray):
     """BGR uint8 crops (N, S, S, 3) → RGB float NCHW in 0..1."""
-    import torch
-
     return to_bytes(crops).float() / 255.0
 
 

@@ -107,7 +107,7 @@ def test_replay_command_end_to_end_with_a_stand_in_reader(tmp_path, monkeypatch,
     for i, _ in enumerate(boards, 1):
         cv2.imwrite(str(frames / f"image-{i}.png"), _coded_image(i))
 
-    def fake_reader(_tileset):
+    def fake_reader(_tileset, model=None):
         return lambda image: Reading.from_rows(boards[int(image[0, 0, 1]) // 10 - 1])
 
     monkeypatch.setattr(tracker_module, "default_reader", fake_reader)

@@ -110,7 +110,7 @@ def test_line_refinement_takes_out_a_turn_and_a_shear_the_outline_left():
     assert _grid_error(off, truth) > 0.3
     refined = off
     for _ in range(2):
-        _, refined = _refine_grid(gray, refined, LocateConfig())
+        refined = _refine_grid(gray, refined, LocateConfig())
     assert _grid_error(refined, truth) < 0.1
 
 

@@ -26,7 +26,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from tilecam.vision.gridfit import GridFit, fit_grid, grid_corners
+from tilecam.vision.gridfit import fit_grid, grid_corners
 from tilecam.vision.warp import homography_to_rectified
 
 
@@ -82,7 +82,7 @@ def locate_board(image: np.ndarray, cfg: LocateConfig = LocateConfig(), hint: Bo
         score = lattice_score(gray, corners, cfg)
         for _ in range(cfg.refinements):   # each pass removes most of the perspective the last one left
             try:
-                _, refined = _refine_grid(gray, corners, cfg)
+                refined = _refine_grid(gray, corners, cfg)
             except BoardNotFound:
                 break
             refined_score = lattice_score(gray, refined, cfg)
@@ -239,10 +239,14 @@ def _fit_grid(gray: np.ndarray, quad: np.ndarray, cfg: LocateConfig) -> tuple[fl
     col, row = _profiles(square)
     x0, px, sx = _fit_lattice(col, cfg.size)
     y0, py, sy = _fit_lattice(row, cfg.size)
-    x1, y1 = x0 + cfg.size * px, y0 + cfg.size * py
+    return min(sx, sy), _lattice_corners(h, x0, px, y0, py, cfg.size)
+
+
+def _lattice_corners(h: np.ndarray, x0: float, px: float, y0: float, py: float, size: int) -> np.ndarray:
+    """The image corners of the lattice (first line, pitch per axis) found in the square ``h`` warps to."""
+    x1, y1 = x0 + size * px, y0 + size * py
     grid = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32).reshape(-1, 1, 2)
-    corners = cv2.perspectiveTransform(grid, np.linalg.inv(h)).reshape(4, 2)
-    return min(sx, sy), corners.astype(np.float32)
+    return cv2.perspectiveTransform(grid, np.linalg.inv(h)).reshape(4, 2).astype(np.float32)
 
 
 def _refine_axes(gray: np.ndarray, corners: np.ndarray, cfg: LocateConfig) -> np.ndarray:
@@ -255,13 +259,10 @@ def _refine_axes(gray: np.ndarray, corners: np.ndarray, cfg: LocateConfig) -> np
     col, row = _profiles(square)
     x0, px, _ = _fit_lattice_span(col, cfg.size, pad)
     y0, py, _ = _fit_lattice_span(row, cfg.size, pad)
-    x1, y1 = x0 + cfg.size * px, y0 + cfg.size * py
-    grid = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32).reshape(-1, 1, 2)
-    return cv2.perspectiveTransform(grid, np.linalg.inv(h)).reshape(4, 2).astype(np.float32)
+    return _lattice_corners(h, x0, px, y0, py, cfg.size)
 
 
-def _refine_grid(gray: np.ndarray, corners: np.ndarray, cfg: LocateConfig, bands: int = 6
-                 ) -> tuple[GridFit, np.ndarray]:
+def _refine_grid(gray: np.ndarray, corners: np.ndarray, cfg: LocateConfig, bands: int = 6) -> np.ndarray:
     """The grid found so far, refined line by line: in the square it rectifies to, each of the 16 lines of each
     axis is measured in ``bands`` strips across it (the strongest gradient near where the line should be), and
     one homography is fitted to all those points in the image (``tilecam.vision.gridfit``), dropping the ones that
@@ -309,7 +310,7 @@ def _refine_grid(gray: np.ndarray, corners: np.ndarray, cfg: LocateConfig, bands
         fit = fit_grid(in_image.reshape(-1, 2), np.array(axes), np.array(lines), np.array(weights), size)
     except ValueError as exc:
         raise BoardNotFound(str(exc)) from exc
-    return fit, grid_corners(fit, size)
+    return grid_corners(fit, size)
 
 
 def _fit_lattice_span(profile: np.ndarray, size: int, pad: float) -> tuple[float, float, float]:

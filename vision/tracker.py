@@ -37,7 +37,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -103,12 +103,12 @@ class TrackerConfig:
     motion_fraction: float = 0.002     # fraction of moving pixels that makes a frame "moving"
 
     @classmethod
-    def for_stills(cls, **changes: Any) -> "TrackerConfig":
+    def for_stills(cls, rack_size: int = 7, **changes: Any) -> "TrackerConfig":
         """One photo per turn, each already a settled board (a clock-button rig): every photo is looked at as it is;
         an occluded square in one (a glare) is taken as unchanged, and so are up to two committed tiles read empty
         away from the new ones (waiting for a later photo to show them again would stall the game)."""
         base = {"settle_readings": 1, "commit": "clock", "unsure_squares": 0, "occlusion_blocks": False,
-                "resolve": ResolvePolicy(tolerate_missing=2)}
+                "resolve": ResolvePolicy(tolerate_missing=2, rack_size=rack_size)}
         return cls(**{**base, **changes})
 
     def __post_init__(self) -> None:
@@ -373,11 +373,8 @@ class MoveTracker:
         assert amended is not None and short is not None
         for r, c, _tile in short.new_tiles():
             self.board[r, c] = None
-        event = self._play(amended, t, None)
-        return DetectedEvent("amend", placement=amended.placement, t=t, confidence=amended.probability,
-                             words=amended.words, phony=amended.phony, pending_blanks=amended.pending_blanks,
-                             corrected=amended.corrected, note=f"the last play was {short}: a tile of it was read "
-                                                               f"as an empty square then")
+        return replace(self._play(amended, t, None), kind="amend",
+                       note=f"the last play was {short}: a tile of it was read as an empty square then")
 
     def _play(self, cand: Candidate, t: float, player: int | None) -> DetectedEvent:
         for r, c, tile in cand.placement.new_tiles():
@@ -423,8 +420,8 @@ def default_reader(tileset: str, threads: int = 1, model: Any = None, rotation: 
 
     ``rotation``: which edge of the board is row 1 (quarter turns), when the camera was calibrated; None = learn
     it once, from the first board with letters on it and no hand over it (``orient.best_rotation``: upright
-    letters read surely), and keep it, as a calibration would. A board turned later is the tracker's business (it matches the
-    committed tiles)."""
+    letters read surely), and keep it, as a calibration would. A board turned later is the tracker's business
+    (it matches the committed tiles)."""
     from tilecam.vision.classify import TileClassifier
     from tilecam.vision.orient import best_rotation
     from tilecam.vision.read import read_board
