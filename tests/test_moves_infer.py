@@ -256,3 +256,36 @@ def test_a_play_read_short_is_amended_when_the_next_play_shows_its_missing_tile(
     doubt = Reading.from_rows(rows, uncertain={(0, 9): [(".", 0.7), ("S", 0.25)]})
     result = interpret(board, doubt, EN, lex, last_play=short)
     assert result.kind == "amend" and str(result.amended.placement) == "J1 SCRIEVE"
+
+
+def test_a_tile_read_as_a_doubtful_empty_square_at_the_end_of_a_phony_is_added_when_that_makes_words():
+    lex = Lexicon.load()
+    # OVULATE with its see-through blank at G8 read as an empty square (p 0.6): VULATE alone is not a word
+    rows = rows_with(("8H", "VULATE"))
+    doubt = {(7, 6): [(".", 0.6), ("?", 0.38)]}
+    result = interpret(Board(), Reading.from_rows(rows, uncertain=doubt), EN, lex)
+    assert result.kind == "play" and str(result.candidate.placement) == "8G oVULATE"
+    assert not result.candidate.phony and result.candidate.inferred_blanks == ((7, 6, "O"),)
+    # a clear empty square is not doubted: the phony stands, for the players to challenge
+    result = interpret(Board(), Reading.from_rows(rows), EN, lex)
+    assert str(result.candidate.placement) == "8H VULATE" and result.candidate.phony == ("VULATE",)
+    # a real word is never lengthened by a doubtful neighbour
+    result = interpret(Board(), Reading.from_rows(rows_with(("8H", "VOLE")), uncertain=doubt), EN, lex)
+    assert str(result.candidate.placement) == "8H VOLE"
+
+
+def test_the_vision_readings_doubtful_empty_squares_keep_their_alternatives():
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    classes = (".", "A", "?", "#")
+    probs = np.zeros((225, 4))
+    probs[:, 0] = 1.0
+    probs[0] = [0.6, 0.0, 0.4, 0.0]        # an empty square read doubtfully: maybe a blank
+    probs[1] = [0.0, 1.0, 0.0, 0.0]
+    grid = ["." + "A" + "." * 13] + ["." * 15] * 14
+    conf = probs.max(axis=1).reshape(15, 15)
+    reading = Reading.from_board_reading(SimpleNamespace(grid=grid, confidence=conf, probs=probs, classes=classes))
+    assert reading.options(0, 0) == ((".", 0.6), ("?", 0.4))
+    assert reading.options(0, 2) == ((".", 1.0),)

@@ -197,8 +197,8 @@ class Reading:
                 order = np.argsort(-p, axis=1)[:, :top_k + 1]
                 for i in range(n * n):
                     r, c = divmod(i, n)
-                    if grid[r][c] == EMPTY or conf[r, c] >= 0.999:
-                        continue
+                    if conf[r, c] >= 0.999:
+                        continue        # (a doubtful empty square keeps its alternatives: a tile the board's colour)
                     opts = tuple((classes[j], float(p[i, j])) for j in order[i] if p[i, j] >= min_p)
                     if grid[r][c] == OCCLUDED and lone:
                         opts = tuple(o for o in opts if o[0] != OCCLUDED)
@@ -388,14 +388,16 @@ def resolve_move(board: Board, reading: Reading, squares: Iterable[tuple[int, in
     chosen, judged = best, False
     if lexicon is not None:
         judged = True
-        if not _all_valid(board, cells, best, lexicon, letters):
-            floor = best_logp - math.log(policy.max_ratio)
-            for logp, labels in scored[1:]:
-                if logp < floor:
-                    break
-                if _all_valid(board, cells, labels, lexicon, letters):
-                    chosen = labels
-                    break
+        # the most probable reading among those with the fewest words the lexicon lacks (a word of another
+        # lexicon crossing the play does not stop the lexicon from choosing the letters of the others)
+        fewest = _phony_count(board, cells, best, lexicon, letters)
+        floor = best_logp - math.log(policy.max_ratio)
+        for logp, labels in scored[1:]:
+            if not fewest or logp < floor:
+                break
+            n = _phony_count(board, cells, labels, lexicon, letters)
+            if n < fewest:
+                chosen, fewest = labels, n
 
     tiles = {(r, c): _tile_for(a) for (r, c), a in zip(cells, chosen)}
     inferred: list[tuple[int, int, str]] = []
@@ -437,24 +439,25 @@ def _words_for(board: Board, cells: Sequence[tuple[int, int]], labels: Sequence[
     return check(board, Placement.from_squares(board, tiles))
 
 
-def _all_valid(board: Board, cells: Sequence[tuple[int, int]], labels: Sequence[str], lexicon: Any,
-               letters: Sequence[str]) -> bool:
-    return all(word_is_valid(lexicon, w.word, letters) for w in _words_for(board, cells, labels))
+def _phony_count(board: Board, cells: Sequence[tuple[int, int]], labels: Sequence[str], lexicon: Any,
+                 letters: Sequence[str]) -> int:
+    return sum(not word_is_valid(lexicon, w.word, letters) for w in _words_for(board, cells, labels))
 
 
 def _name_blanks(board: Board, tiles: Mapping[tuple[int, int], Tile], blank_cells: Sequence[tuple[int, int]],
                  lexicon: Any, letters: Sequence[str], policy: ResolvePolicy) -> dict[tuple[int, int], str] | None:
-    """The one assignment of letters to the new blanks under which every word is good, or None (none, several,
-    or too many blanks to try)."""
+    """The one assignment of letters to the new blanks under which every word through them is good, or None (none,
+    several, or too many blanks to try)."""
     if len(blank_cells) > policy.max_blank_assignments:
         return None
     found: dict[tuple[int, int], str] | None = None
+    blanks = set(blank_cells)
     for assignment in itertools.product(letters, repeat=len(blank_cells)):
         trial = dict(tiles)
         for rc, letter in zip(blank_cells, assignment):
             trial[rc] = Tile(letter, True)
         words = check(board, Placement.from_squares(board, [(r, c, t) for (r, c), t in trial.items()]))
-        if all(word_is_valid(lexicon, w.word, letters) for w in words):
+        if all(word_is_valid(lexicon, w.word, letters) for w in words if not blanks.isdisjoint(w.squares)):
             if found is not None:
                 return None
             found = dict(zip(blank_cells, assignment))
@@ -576,9 +579,13 @@ def _as_play(board: Board, reading: Reading, squares: Sequence[tuple[int, int]],
     one, or as two plays in turn (one of them never seen settled on its own: a photo missed, a turn made
     quickly)."""
     try:
-        return Interpretation("play", candidate=resolve_move(board, reading, squares, tileset, lexicon, policy))
+        cand = resolve_move(board, reading, squares, tileset, lexicon, policy)
     except NotAMove as exc:
         first_reason = exc.reason
+    else:
+        if cand.is_phony:
+            cand = _with_doubtful_ends(board, reading, squares, cand.phony, tileset, lexicon, policy) or cand
+        return Interpretation("play", candidate=cand)
     doubtful = [rc for rc in squares if _maybe_empty(reading, rc, policy)]
     sure = [rc for rc in squares if rc not in doubtful]
     if doubtful and sure:
@@ -601,6 +608,51 @@ def _as_play(board: Board, reading: Reading, squares: Sequence[tuple[int, int]],
     if split is not None:
         return Interpretation("play", candidate=split[1], earlier=(split[0],))
     return amend or Interpretation("unclear", reason=first_reason)
+
+
+def _with_doubtful_ends(board: Board, reading: Reading, squares: Sequence[tuple[int, int]], phony: Sequence[str],
+                       tileset: TileSet, lexicon: Any, policy: ResolvePolicy) -> Candidate | None:
+    """The play with one more tile just past an end of its line, on a square the model read as empty but doubted
+    (a tile close to the board's colour, such as a see-through blank), when that turns a phony into a word and
+    makes no new one (the words the lexicon lacks that the tile does not touch are the players' business)."""
+    for extra in _doubtful_ends(board, reading, squares, policy):
+        try:
+            cand = resolve_move(board, reading, [*squares, *extra], tileset, lexicon, policy)
+        except NotAMove:
+            continue
+        if set(cand.phony) < set(phony):
+            return cand
+    return None
+
+
+def _doubtful_ends(board: Board, reading: Reading, squares: Sequence[tuple[int, int]], policy: ResolvePolicy
+                   ) -> list[tuple[tuple[int, int], ...]]:
+    """Sets of squares just past either end of the new tiles' line (through tiles already down) that may hold a
+    tile after all: one end, the other, both."""
+    cells = set(squares)
+    rows, cols = {r for r, _ in cells}, {c for _, c in cells}
+    directions = ([(0, 1)] if len(rows) == 1 else []) + ([(1, 0)] if len(cols) == 1 else [])
+    n = board.size
+
+    def held(r: int, c: int) -> bool:
+        return (r, c) in cells or board[r, c] is not None
+
+    def doubtful(r: int, c: int) -> bool:
+        return (0 <= r < n and 0 <= c < n and board[r, c] is None and reading.grid[r][c] == EMPTY
+                and reading.confidence[r, c] < policy.clear
+                and any(a not in (EMPTY, OCCLUDED) and p >= policy.min_alternative for a, p in reading.options(r, c)))
+
+    out: list[tuple[tuple[int, int], ...]] = []
+    for dr, dc in directions:
+        r0, c0 = min(cells)
+        while 0 <= r0 - dr and 0 <= c0 - dc and held(r0 - dr, c0 - dc):
+            r0, c0 = r0 - dr, c0 - dc
+        r1, c1 = max(cells)
+        while r1 + dr < n and c1 + dc < n and held(r1 + dr, c1 + dc):
+            r1, c1 = r1 + dr, c1 + dc
+        ends = [rc for rc in ((r0 - dr, c0 - dc), (r1 + dr, c1 + dc)) if doubtful(*rc)]
+        out += [(rc,) for rc in ends] + ([tuple(ends)] if len(ends) == 2 else [])
+    return out
 
 
 def _doubtful_gaps(board: Board, reading: Reading, squares: Sequence[tuple[int, int]], policy: ResolvePolicy
