@@ -289,3 +289,14 @@ def test_the_vision_readings_doubtful_empty_squares_keep_their_alternatives():
     reading = Reading.from_board_reading(SimpleNamespace(grid=grid, confidence=conf, probs=probs, classes=classes))
     assert reading.options(0, 0) == ((".", 0.6), ("?", 0.4))
     assert reading.options(0, 2) == ((".", 1.0),)
+
+
+def test_the_lexicon_changes_a_letter_only_when_no_new_word_is_rejected():
+    board, _ = _committed(("8H", "AT"))
+    reading = Reading.from_rows(rows_with(("8H", "AT"), ("7H", "QO")), uncertain={(6, 7): [("Q", 0.6), ("Z", 0.4)]})
+    # QO / QA / OT rejected against ZO / OT: a phony traded for another (ZO) is not the lexicon agreeing
+    cand = resolve_move(board, reading, squares_of("7H", "QO"), EN, Lexicon.from_words(["AT", "ZA"]))
+    assert str(cand.placement) == "7H QO" and set(cand.phony) == {"QO", "QA", "OT"}
+    # ZO and ZA good, OT (a word of another lexicon, the same either way) still rejected: Z is taken all the same
+    cand = resolve_move(board, reading, squares_of("7H", "QO"), EN, Lexicon.from_words(["AT", "ZA", "ZO"]))
+    assert str(cand.placement) == "7H ZO" and cand.phony == ("OT",)

@@ -388,16 +388,17 @@ def resolve_move(board: Board, reading: Reading, squares: Iterable[tuple[int, in
     chosen, judged = best, False
     if lexicon is not None:
         judged = True
-        # the most probable reading among those with the fewest words the lexicon lacks (a word of another
-        # lexicon crossing the play does not stop the lexicon from choosing the letters of the others)
-        fewest = _phony_count(board, cells, best, lexicon, letters)
+        # Another reading is taken only where the lexicon rejects fewer of its words and no word the favourite's
+        # words did not already include (a word of another lexicon crossing the play, left as it is, does not
+        # stop the lexicon from choosing the letters of the others; trading one phony for another is no reason).
+        rejected = _phonies(board, cells, best, lexicon, letters)
         floor = best_logp - math.log(policy.max_ratio)
         for logp, labels in scored[1:]:
-            if not fewest or logp < floor:
+            if not rejected or logp < floor:
                 break
-            n = _phony_count(board, cells, labels, lexicon, letters)
-            if n < fewest:
-                chosen, fewest = labels, n
+            fewer = _phonies(board, cells, labels, lexicon, letters)
+            if fewer < rejected:
+                chosen, rejected = labels, fewer
 
     tiles = {(r, c): _tile_for(a) for (r, c), a in zip(cells, chosen)}
     inferred: list[tuple[int, int, str]] = []
@@ -439,9 +440,9 @@ def _words_for(board: Board, cells: Sequence[tuple[int, int]], labels: Sequence[
     return check(board, Placement.from_squares(board, tiles))
 
 
-def _phony_count(board: Board, cells: Sequence[tuple[int, int]], labels: Sequence[str], lexicon: Any,
-                 letters: Sequence[str]) -> int:
-    return sum(not word_is_valid(lexicon, w.word, letters) for w in _words_for(board, cells, labels))
+def _phonies(board: Board, cells: Sequence[tuple[int, int]], labels: Sequence[str], lexicon: Any,
+             letters: Sequence[str]) -> frozenset[str]:
+    return frozenset(w.word for w in _words_for(board, cells, labels) if not word_is_valid(lexicon, w.word, letters))
 
 
 def _name_blanks(board: Board, tiles: Mapping[tuple[int, int], Tile], blank_cells: Sequence[tuple[int, int]],
