@@ -129,7 +129,7 @@ def build_model(width: str = "standard"):
 
 
 def augment(x, rng_t):
-    """Brightness, contrast, colour cast, blur on a third of the batch, and a shift of up to 4 pixels, on a float
+    """Brightness, contrast, colour cast, blur on a third of the batch, and a shift of a few pixels, on a float
     batch in NCHW, 0..1."""
     import torch
     import torch.nn.functional as F
@@ -148,7 +148,7 @@ def augment(x, rng_t):
     blurred = F.conv2d(F.pad(x, (2, 2, 2, 2), mode="replicate"), kernel, groups=3)
     pick = (torch.rand(n, 1, 1, 1, generator=rng_t) < 0.33).float()
     x = pick * blurred + (1 - pick) * x
-    dx, dy = (torch.randint(-4, 5, (2,), generator=rng_t)).tolist()    # a tile put down off its square's middle
+    dx, dy = (torch.randint(-3, 4, (2,), generator=rng_t)).tolist()
     x = torch.roll(x, shifts=(dy, dx), dims=(2, 3))
     x = x + 0.02 * torch.randn(x.shape, generator=rng_t)
     return x.clamp(0, 1)
