@@ -10,12 +10,15 @@ Only squares that changed are ever resolved: a tile already committed is trusted
 Resolution of the new tiles (``resolve_move``): every cell the model read clearly keeps its letter; each unclear
 cell brings its top alternatives. Combinations are filtered by the tile distribution (no fifth ``S``: the tiles
 already on the board plus the new ones never exceed the set) and ranked by the model's probability. With a lexicon,
-the most probable combination whose words are all good wins when it differs from the model's favourite only on
-cells the model was unsure of (and is not far less probable); otherwise the model's favourite stands, and a word
-the lexicon rejects is reported as a phony for the players to challenge — a phony read clearly is never hidden.
+a combination that differs from the model's favourite only on cells the model was unsure of (and is not far less
+probable) wins when the lexicon rejects fewer of its words and none that the favourite's words did not already
+include (a word of another lexicon crossing the play stays as it is; trading one phony for another is no reason);
+otherwise the model's favourite stands, and a word the lexicon rejects is reported as a phony for the players to
+challenge — a phony read clearly is never hidden. A phony play also takes in a square just past an end of its line
+that the model read as empty but doubted (a tile close to the board's colour), when that makes its word good.
 
-A blank tile (model label ``?``) stands for the one letter the lexicon allows there; when none or several fit, it
-stays ``?`` and is listed in ``pending_blanks`` for the players to say (the web asks them).
+A blank tile (model label ``?``) stands for the one letter the lexicon allows in the words through it; when none or
+several fit, it stays ``?`` and is listed in ``pending_blanks`` for the players to say (the web asks them).
 
 >>> rows = ["." * 15] * 7 + [".......CAT....."] + ["." * 15] * 7
 >>> r = Reading.from_rows(rows)
@@ -285,6 +288,7 @@ class ResolvePolicy:
     unsure_blank_weight: float = 0.25   # a doubtful "blank" yields to a letter also seen (2 blanks in 100 tiles)
     tolerate_missing: int = 0      # committed tiles read empty (away from new tiles) taken as misreadings, at most
     rack_size: int = 7             # more new tiles than a rack holds are not one play
+    doubted_end: float = 0.3       # a square read empty joins the end of a phony play only if a tile had this much
 
 
 @dataclass(frozen=True, slots=True)
@@ -639,9 +643,9 @@ def _doubtful_ends(board: Board, reading: Reading, squares: Sequence[tuple[int, 
         return (r, c) in cells or board[r, c] is not None
 
     def doubtful(r: int, c: int) -> bool:
+        # (a blank there would turn many a phony into a word: the model must have given a tile a fair chance)
         return (0 <= r < n and 0 <= c < n and board[r, c] is None and reading.grid[r][c] == EMPTY
-                and reading.confidence[r, c] < policy.clear
-                and any(a not in (EMPTY, OCCLUDED) and p >= policy.min_alternative for a, p in reading.options(r, c)))
+                and sum(p for a, p in reading.options(r, c) if a not in (EMPTY, OCCLUDED)) >= policy.doubted_end)
 
     out: list[tuple[tuple[int, int], ...]] = []
     for dr, dc in directions:
