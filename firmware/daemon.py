@@ -263,6 +263,10 @@ class Daemon:
                                                      phony=tuple(getattr(event, "phony", ()) or ()))
                     self.say(f"tilecam: the last move is now {stored.payload['position']} {stored.payload['word']}"
                              f" = {stored.payload.get('score')}")
+                elif kind == "correct":
+                    row, col = event.square
+                    service.correct_tile(row, col, event.letter, actor=CAMERA)
+                    self.say(f"tilecam: {event.note}: corrected")
                 elif kind == "withdraw":
                     service.withdraw(actor=CAMERA)
                     self.say("tilecam: the last play was taken back")

@@ -563,3 +563,23 @@ def test_an_amended_play_replaces_the_last_one_for_the_same_player(tmp_path):
     daemon._on_events([DetectedMove("amend", Placement.from_gcg("G8", ".OTE"))], frame)
     assert "not recorded" in lines[-1] and daemon.tracker.synced
     daemon.service.store.close()
+
+
+def test_a_tile_the_camera_corrects_rewrites_its_play_and_the_scores_after_it(tmp_path):
+    from tilecam.firmware.sources import frame_from_image
+    from tilecam.vision.tracker import DetectedEvent
+
+    daemon, lines = _wired_daemon(tmp_path)
+    frame = frame_from_image(np.zeros((20, 20, 3), np.uint8), 0, 0.0)
+    daemon._on_events([DetectedMove("play", Placement.from_gcg("8G", "CZT")),
+                       DetectedMove("play", Placement.from_gcg("G8", ".OX"))], frame)
+    before = [p["score"] for p in daemon.service.state()["players"]]
+    daemon._on_events([DetectedEvent("correct", square=(7, 7), letter="A", note="H8 read A since")], frame)
+    state = daemon.service.state()
+    assert [m["word"] for m in state["moves"]] == ["CAT", ".OX"]
+    after = [p["score"] for p in state["players"]]
+    assert after == [before[0] - 18, before[1]]          # CZT (3+10+1)x2 became CAT (3+1+1)x2
+    assert "corrected" in lines[-1]
+    daemon._on_events([DetectedEvent("correct", square=(0, 0), letter="A")], frame)   # no tile there: refused
+    assert "not recorded" in lines[-1] and daemon.tracker.synced
+    daemon.service.store.close()

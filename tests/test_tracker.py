@@ -253,3 +253,41 @@ def test_after_a_hand_the_still_board_is_read_again_even_if_it_looks_the_same():
     events = run(tr, [board] * 3 + [hand, np.roll(base, 14, axis=1)] + [faint] * 4)
     assert calls == [0, 1] and [str(e) for e in events] == ["play 8H CAT"]
     assert run(tr, [faint] * 3) == [] and calls == [0, 1]      # no hand since: the reading stands
+
+
+def test_a_tile_misread_when_committed_is_corrected_once_later_boards_show_it_clearly():
+    from tilecam.engine.game import Game
+    from tilecam.engine.rules import Rules
+    from tilecam.vision.tracker import GameRecorder
+
+    tr = MoveTracker("english", config=TrackerConfig(settle_readings=1))
+    recorder = GameRecorder(["Ann", "Bob"], Rules(max_scoreless_turns=None))
+    boards = [rows_with(("8G", "CAT")), rows_with(("8G", "CAT"), ("G9", "OX")),
+              rows_with(("8G", "CAT"), ("G9", "OX"), ("10F", "A.E"))]
+    # CAT was committed as CZT (the A read doubtfully as Z); on the boards after it the A reads clearly
+    first = Reading.from_rows(rows_with(("8G", "CZT")), uncertain={(7, 7): [("Z", 0.6), ("A", 0.4)]})
+    seen = []
+    for reading in [first] + [Reading.from_rows(rows) for rows in boards[1:] + boards[-1:]]:
+        for event in run(tr, [hand_over(list(reading.grid)), reading]):
+            seen.append(str(event))
+            assert recorder.apply(event), recorder.problems
+    # CZT was still the last play on the next board, so the clear A's count from the one after
+    assert seen == ["play 8G CZT", "play G8 .OX", "play 10F A.E", "correct H8 to A"]
+    assert tr.board.rows() == boards[-1]
+    truth = Game(["Ann", "Bob"], Rules(max_scoreless_turns=None))
+    for coord, word in (("8G", "CAT"), ("G8", ".OX"), ("10F", "A.E")):
+        truth.play(Placement.from_gcg(coord, word))
+    assert [(m.position, m.word, m.score) for m in recorder.game.history] == \
+        [(m.position, m.word, m.score) for m in truth.history]
+    assert recorder.game.scores == truth.scores
+
+
+def test_a_letter_read_differently_once_or_in_the_last_play_is_not_corrected():
+    tr = MoveTracker("english", config=TrackerConfig(settle_readings=1))
+    run(tr, [hand_over(CAT), Reading.from_rows(CAT)])
+    cot = rows_with(("8H", "COT"))
+    assert run(tr, [hand_over(cot), Reading.from_rows(cot)] * 3) == []      # the last play: interpret's business
+    run(tr, [hand_over(CAT), Reading.from_rows(rows_with(("8H", "CAT"), ("J9", "AX")))])
+    once = rows_with(("8H", "COT"), ("J9", "AX"))
+    assert run(tr, [hand_over(once), Reading.from_rows(once)]) == []       # once is not enough
+    assert tr.board.rows() == rows_with(("8H", "CAT"), ("J9", "AX"))

@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from tilecam.engine.board import Board, Tile
+from tilecam.engine.coords import square_name
 from tilecam.engine.errors import IllegalPlacement
 from tilecam.engine.legality import FormedWord, check
 from tilecam.engine.move import Placement
@@ -573,7 +574,7 @@ def interpret(board: Board, reading: Reading, tileset: TileSet, lexicon: Any = N
             return result
         return Interpretation("withdraw+play", candidate=result.candidate, withdrawn=last_play,
                               earlier=result.earlier, ignored=result.ignored)
-    names = ", ".join(_square(r, c) for r, c in sorted(removed - last_squares)[:6])
+    names = ", ".join(square_name(r, c) for r, c in sorted(removed - last_squares)[:6])
     return Interpretation("disturbed", reason=f"tiles missing from {names} (moved or lifted): no move")
 
 
@@ -748,6 +749,3 @@ def _split_in_two(board: Board, reading: Reading, squares: Sequence[tuple[int, i
             return a, b
     return None
 
-
-def _square(r: int, c: int) -> str:
-    return f"{'ABCDEFGHIJKLMNOPQRSTUVWXYZ'[c]}{r + 1}"

@@ -11,7 +11,8 @@
   tiles gone → a withdrawal (a phony taken back), possibly with the next play already down; new tiles that only
   make sense as part of the last play (a tile of it read as an empty square back then) → the last play amended;
   tiles missing or moved that are not the last play (a shifted tile, a lifted one, a bumped board) → no move until
-  it is put right.
+  it is put right. A committed tile of an earlier play that settled boards since show clearly as another letter,
+  twice in a row, was misread when committed → a ``correct`` event (the light has changed, the hand has gone).
   A board turned on the table is recognised by turning the reading until it matches the committed tiles.
 * Commit policy ``settle`` (default): a settled change is committed at once. ``clock``: settled boards are only
   looked at when a clock is pressed (:meth:`MoveTracker.clock`, tournament style); a press that finds the board
@@ -29,7 +30,8 @@ list[DetectedEvent]``; ``tracker.sync(board_rows)`` after the game's board chang
 ``tracker.wants_every_frame``. A :class:`DetectedEvent` has ``kind`` ``"play"`` (``placement``: an engine
 Placement, ``?`` for a blank not named yet; ``phony``: words the lexicon rejects; ``pending_blanks``),
 ``"withdraw"`` (the last play taken back; ``placement`` = that play), ``"amend"`` (the last play recorded again
-as ``placement``, by the same player: it was read short), ``"pass"`` or ``"exchange"``.
+as ``placement``, by the same player: it was read short), ``"correct"`` (the tile on ``square`` is ``letter``:
+the play that put it there and the scores after it change), ``"pass"`` or ``"exchange"``.
 """
 
 from __future__ import annotations
@@ -42,11 +44,12 @@ from typing import Any
 
 import numpy as np
 
-from tilecam.engine.board import Board
+from tilecam.engine.board import Board, Tile
+from tilecam.engine.coords import square_name
 from tilecam.engine.move import Placement
 from tilecam.engine.tiles import TileSet
-from tilecam.vision.infer import (Candidate, Interpretation, Reading, ReadingError, ResolvePolicy, as_reading,
-                                  interpret, merge_readings, readings_agree)
+from tilecam.vision.infer import (BLANK, EMPTY, OCCLUDED, Candidate, Interpretation, Reading, ReadingError,
+                                  ResolvePolicy, as_reading, interpret, merge_readings, readings_agree)
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +75,8 @@ class DetectedEvent:
     corrected: tuple[tuple[int, int, str, str], ...] = ()
     count: int = 0                 # tiles exchanged (an exchange; 0 = not known)
     note: str = ""
+    square: tuple[int, int] | None = None   # a ``correct`` event: the committed tile read since as ``letter``
+    letter: str = ""
 
     def __str__(self) -> str:
         if self.kind == "play" and self.placement is not None:
@@ -81,6 +86,8 @@ class DetectedEvent:
             return f"withdraw {self.placement}"
         if self.kind == "amend" and self.placement is not None:
             return f"amend the last play to {self.placement}"
+        if self.kind == "correct" and self.square is not None:
+            return f"correct {square_name(*self.square)} to {self.letter}"
         return self.kind
 
 
@@ -101,6 +108,8 @@ class TrackerConfig:
     motion_gate: bool = False          # images only: skip the read while the picture moves, reuse it while still
     motion_pixel: int = 18             # gray levels a pixel must change by to count as moving
     motion_fraction: float = 0.002     # fraction of moving pixels that makes a frame "moving"
+    correct_above: float = 0.95        # a committed tile (not of the last play) read as another letter this surely …
+    correct_after: int = 2             # … on this many settled boards in a row was misread when committed; 0 = never
 
     @classmethod
     def for_stills(cls, rack_size: int = 7, **changes: Any) -> "TrackerConfig":
@@ -165,6 +174,7 @@ class MoveTracker:
         self._last_reading: Reading | None = None
         self._gate_prev: np.ndarray | None = None
         self._gate_read: np.ndarray | None = None
+        self._misread: dict[tuple[int, int], tuple[str, int]] = {}   # square -> (letter read since, settles seen)
         if board_rows is not None:
             self.sync(board_rows)
 
@@ -332,7 +342,7 @@ class MoveTracker:
             return []
         result = interpret(self.board, reading, self.tileset, self.lexicon, self.last_play, self.config.resolve)
         self._settled_handled = True
-        events: list[DetectedEvent] = []
+        events: list[DetectedEvent] = self._corrections(reading, t)
         player = clock[1] if clock else None
         if result.kind == "none":
             if clock is not None and self.config.commit == "clock":
@@ -358,6 +368,34 @@ class MoveTracker:
         if events:
             self.stats.commits += len(events)
             self.stats.commit_s.append(time.perf_counter() - t0)
+        return events
+
+    def _corrections(self, reading: Reading, t: float) -> list[DetectedEvent]:
+        """Committed tiles that settled boards since have shown clearly as another letter, ``correct_after`` times
+        in a row: the letter was misread when its play was committed (the light or the hand's shadow then), and a
+        later read of the same still tile is the better one. The last play's tiles are left to ``interpret`` (a
+        changed letter there may be a new tile on a square just vacated)."""
+        cfg = self.config
+        if cfg.correct_after <= 0:
+            return []
+        last = {(r, c) for r, c, _ in self.last_play.new_tiles()} if self.last_play is not None else set()
+        seen: dict[tuple[int, int], tuple[str, int]] = {}
+        events: list[DetectedEvent] = []
+        for r, c, tile in self.board.tiles():
+            label = reading.grid[r][c]
+            if ((r, c) in last or tile.is_blank or label in (EMPTY, OCCLUDED, BLANK) or label == tile.letter
+                    or reading.confidence[r, c] < cfg.correct_above):
+                continue
+            before, count = self._misread.get((r, c), ("", 0))
+            count = count + 1 if before == label else 1
+            if count < cfg.correct_after:
+                seen[(r, c)] = (label, count)
+                continue
+            self.board[r, c] = Tile(label)
+            events.append(DetectedEvent("correct", t=t, square=(r, c), letter=label,
+                                        note=f"{square_name(r, c)} was committed as {tile.letter} and has read "
+                                             f"{label} since"))
+        self._misread = seen
         return events
 
     def _withdraw(self, result: Interpretation, t: float) -> DetectedEvent:
@@ -405,8 +443,6 @@ class MoveTracker:
 
     def set_named_blank(self, row: int, col: int, letter: str) -> None:
         """The players named a blank (the web's answer): the committed board follows."""
-        from tilecam.engine.board import Tile
-
         self.board[row, col] = Tile(letter.upper(), True)
 
 
@@ -500,6 +536,9 @@ class GameRecorder:
                     raise
                 if event.phony or event.pending_blanks:
                     self.flags[len(g.history) - 1] = "; ".join(notes[1:] if event.kind == "amend" else notes)
+            elif event.kind == "correct":
+                assert event.square is not None
+                self.game = g = _with_tile(g, event.square, event.letter)
             elif event.kind == "withdraw":
                 g.withdraw()
             elif event.kind == "pass":
@@ -515,6 +554,37 @@ class GameRecorder:
             self.problems.append(f"t={event.t:.1f}s {event}: {exc}")
             return False
         return True
+
+
+def _with_tile(game: Any, square: tuple[int, int], letter: str) -> Any:
+    """``game`` played again from the start with the tile on ``square`` as ``letter`` in the play that put it there
+    (scores of that play and the later ones follow). Raises ``EngineError`` when the game refuses it."""
+    from tilecam.engine.errors import IllegalMove
+    from tilecam.engine.game import Game
+
+    history = game.history
+    target = next((i for i in range(len(history) - 1, -1, -1) if history[i].kind == "play"
+                   and (i + 1 == len(history) or history[i + 1].kind != "withdraw")
+                   and any((r, c) == square for r, c, _ in history[i].placement.new_tiles())), None)
+    if target is None:
+        raise IllegalMove(f"no play put the tile on {square_name(*square)}")
+    new = Game(game.players, game.rules, game.lexicon)
+    for i, e in enumerate(history):
+        if e.kind == "play":
+            word = e.word
+            if i == target:
+                k = next(k for k, (r, c, t) in enumerate(e.placement.squares()) if (r, c) == square and t is not None)
+                word = word[:k] + letter + word[k + 1:]
+            new.play(Placement.from_gcg(e.position, word), rack=e.rack, player=e.player, note=e.note)
+        elif e.kind == "pass":
+            new.pass_turn(rack=e.rack, player=e.player, note=e.note)
+        elif e.kind == "exchange":
+            new.exchange(e.letters or e.count, rack=e.rack, player=e.player, note=e.note)
+        elif e.kind == "withdraw":
+            new.withdraw(note=e.note)
+        else:
+            raise IllegalMove(f"cannot replay a {e.kind} event")
+    return new
 
 
 @dataclass(frozen=True, slots=True)
