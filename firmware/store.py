@@ -247,8 +247,6 @@ class GameStore:
         self._busy_ms = int(busy_timeout_s * 1000)
         self._local = threading.local()
         self._write_lock = threading.RLock()
-        self._connections: list[sqlite3.Connection] = []
-        self._connections_lock = threading.Lock()
         self._closed = False
         self._migrate()
 
@@ -256,6 +254,7 @@ class GameStore:
 
     def _conn(self) -> sqlite3.Connection:
         if self._closed:
+            self._close_own()
             raise StoreError(f"the store {self.path} is closed")
         conn = getattr(self._local, "conn", None)
         if conn is None:
@@ -268,20 +267,22 @@ class GameStore:
             conn.execute("PRAGMA synchronous = FULL")
             conn.execute("PRAGMA foreign_keys = ON")
             self._local.conn = conn
-            with self._connections_lock:
-                self._connections.append(conn)
         return conn
 
     def close(self) -> None:
-        """Close every thread's connection (a later call on this store raises :class:`StoreError`)."""
-        with self._connections_lock:
-            for conn in self._connections:
-                try:
-                    conn.close()
-                except sqlite3.ProgrammingError:  # closed from its own thread already
-                    pass
-            self._connections.clear()
+        """Close the store: a later call on it raises :class:`StoreError`. Each connection is closed by its own
+        thread — this one's now, another's at its next call or when that thread ends — never from another thread:
+        closing a connection while its thread is inside a query crashes the process (a web thread polling for
+        events while the daemon shuts down)."""
         self._closed = True
+        self._close_own()
+
+    def _close_own(self) -> None:
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            return
+        self._local.conn = None
+        conn.close()
 
     def __enter__(self) -> "GameStore":
         return self
