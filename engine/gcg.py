@@ -93,7 +93,7 @@ class GcgGame:
                     _replay_end(game, self.events[i:j + 1])
                     i = j
                 else:
-                    _replay_one(game, ev)
+                    replay_event(game, ev)
             except EngineError as exc:
                 raise GcgReplayError(line_no, f"{self.event_lines[i][1] if self.event_lines else ev.kind}: {exc}") \
                     from exc
@@ -135,7 +135,9 @@ class GcgGame:
         return cls(players, dict(pragmas or {}), game.history, [(0, "")] * len(game.history))
 
 
-def _replay_one(game: Game, ev: Event) -> None:
+def replay_event(game: Game, ev: Event) -> None:
+    """Make the move ``ev`` records on ``game`` again (a play, pass, exchange, withdrawal, challenge bonus or time
+    penalty): what loading a record does, and what rebuilding a game with one move changed does."""
     if ev.kind == "play":
         placement = Placement.from_gcg(ev.position, ev.word, board=game.board)
         game.play(placement, rack=ev.rack, player=ev.player, note=ev.note)

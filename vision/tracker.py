@@ -561,6 +561,7 @@ def _with_tile(game: Any, square: tuple[int, int], letter: str) -> Any:
     (scores of that play and the later ones follow). Raises ``EngineError`` when the game refuses it."""
     from tilecam.engine.errors import IllegalMove
     from tilecam.engine.game import Game
+    from tilecam.engine.gcg import replay_event
 
     history = game.history
     target = next((i for i in range(len(history) - 1, -1, -1) if history[i].kind == "play"
@@ -570,20 +571,10 @@ def _with_tile(game: Any, square: tuple[int, int], letter: str) -> Any:
         raise IllegalMove(f"no play put the tile on {square_name(*square)}")
     new = Game(game.players, game.rules, game.lexicon)
     for i, e in enumerate(history):
-        if e.kind == "play":
-            word = e.word
-            if i == target:
-                k = next(k for k, (r, c, t) in enumerate(e.placement.squares()) if (r, c) == square and t is not None)
-                word = word[:k] + letter + word[k + 1:]
-            new.play(Placement.from_gcg(e.position, word), rack=e.rack, player=e.player, note=e.note)
-        elif e.kind == "pass":
-            new.pass_turn(rack=e.rack, player=e.player, note=e.note)
-        elif e.kind == "exchange":
-            new.exchange(e.letters or e.count, rack=e.rack, player=e.player, note=e.note)
-        elif e.kind == "withdraw":
-            new.withdraw(note=e.note)
-        else:
-            raise IllegalMove(f"cannot replay a {e.kind} event")
+        if i == target:
+            k = next(k for k, (r, c, t) in enumerate(e.placement.squares()) if (r, c) == square and t is not None)
+            e = replace(e, word=e.word[:k] + letter + e.word[k + 1:])
+        replay_event(new, e)
     return new
 
 
