@@ -109,3 +109,37 @@ def test_the_trackers_reader_learns_which_edge_is_row_one_from_the_first_letters
     assert list(reader(turned[1]).grid) == truth_of(game04 / "image-20.board.txt")
     calibrated = default_reader("german", rotation=0)   # a calibration that says otherwise is obeyed
     assert list(calibrated(turned[1]).grid) != truth_of(game04 / "image-20.board.txt")
+
+
+def test_a_square_read_doubtfully_is_looked_at_again_in_moved_crops():
+    from tilecam.vision.read import look_again
+    from tilecam.vision.warp import CELL_PX, CONTEXT_PX, MARGIN_PX, board_px
+
+    classes = (".", "A", "?", "#")
+    # each pixel of the board holds its own position, so the stand-in model knows where a crop was cut
+    side = board_px()
+    yy, xx = np.mgrid[0:side, 0:side]
+    warped = np.dstack([yy % 256, xx % 256, yy // 256 * 16 + xx // 256]).astype(np.uint8)
+
+    def where(crop):
+        y = int(crop[0, 0, 0]) + (int(crop[0, 0, 2]) // 16) * 256
+        x = int(crop[0, 0, 1]) + (int(crop[0, 0, 2]) % 16) * 256
+        return y - (MARGIN_PX - CONTEXT_PX), x - (MARGIN_PX - CONTEXT_PX)
+
+    def classify(crops):        # a blank lying 3 px below the middle of (5, 12): seen whole only from below
+        out = []
+        for crop in crops:
+            y, x = where(crop)
+            below_blank = (y, x) == (5 * CELL_PX + 3, 12 * CELL_PX)
+            out.append([0.04, 0.0, 0.95, 0.01] if below_blank else [0.9, 0.05, 0.04, 0.01])
+        return np.array(out)
+
+    probs = np.tile([0.98, 0.01, 0.005, 0.005], (225, 1))
+    probs[5 * 15 + 12] = [0.46, 0.0, 0.44, 0.1]     # the blank, read doubtfully as an empty square
+    probs[3 * 15 + 3] = [0.5, 0.45, 0.0, 0.05]      # doubtful too, but no moved crop sees a tile there
+    probs[7 * 15 + 7] = [0.4, 0.0, 0.0, 0.6]        # a hand: not looked at again
+    out = look_again(warped, probs, classes, classify)
+    assert classes[out[5 * 15 + 12].argmax()] == "?" and out[5 * 15 + 12, 2] == 0.95
+    assert (out[3 * 15 + 3] == probs[3 * 15 + 3]).all() and (out[7 * 15 + 7] == probs[7 * 15 + 7]).all()
+    assert (np.delete(out, [5 * 15 + 12], axis=0) == np.delete(probs, [5 * 15 + 12], axis=0)).all()
+    assert look_again(warped, np.tile([0.98, 0.01, 0.005, 0.005], (225, 1)), classes, classify).shape == (225, 4)

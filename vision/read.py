@@ -9,9 +9,12 @@ import numpy as np
 
 from tilecam.vision.classify import BLANK, EMPTY, OCCLUDED, TileClassifier
 from tilecam.vision.locate import BoardLocation, LocateConfig, locate_board
-from tilecam.vision.warp import cut_cells, homography_to_rectified, warp_board
+from tilecam.vision.warp import cut_cell, cut_cells, homography_to_rectified, warp_board
 
 SIZE = 15
+LOOK_AGAIN_BELOW = 0.7     # a square read this doubtfully between empty and a tile is looked at again …
+LOOK_AGAIN_SHIFT = 3       # … in crops moved this many pixels up, down, left and right; a tile read in one of them …
+LOOK_AGAIN_SURE = 0.9      # … this surely is taken (a tile put down off its square's middle is seen whole there)
 
 
 @dataclass(frozen=True, eq=False)
@@ -73,7 +76,10 @@ def read_board(image: np.ndarray, classifier: TileClassifier, tileset="english",
     warped = warp_board(image, corners)
     crops = cut_cells(warped)
     t2 = time.perf_counter()
-    labels, probs = classifier.classify(crops, letters=letters_of(tileset))
+    letters = letters_of(tileset)
+    labels, probs = classifier.classify(crops, letters=letters)
+    probs = look_again(warped, probs, classifier.classes, lambda c: classifier.classify(c, letters=letters)[1])
+    labels = [classifier.classes[i] for i in probs.argmax(axis=1)]
     t3 = time.perf_counter()
     conf = probs.max(axis=1).reshape(SIZE, SIZE)
     grid_labels = tuple(tuple(labels[r * SIZE:(r + 1) * SIZE]) for r in range(SIZE))
@@ -85,4 +91,32 @@ def read_board(image: np.ndarray, classifier: TileClassifier, tileset="english",
                         rotation % 4)
 
 
-__all__ = ["BoardReading", "read_board", "rotate_corners", "letters_of", "EMPTY", "BLANK", "OCCLUDED"]
+def look_again(warped: np.ndarray, probs: np.ndarray, classes, classify) -> np.ndarray:
+    """``probs`` (squares x classes, row-major) with a second look at the squares read doubtfully between empty and
+    a tile: each is cut again moved ``LOOK_AGAIN_SHIFT`` px four ways and ``classify``-ed (crops → probabilities);
+    where one of those crops reads a tile at ``LOOK_AGAIN_SURE`` or more, the surest such reading replaces the
+    square's. A tile put down off its square's middle (a blank, which has only its edges to show) is then read
+    whole. Returns a new array; the others are untouched."""
+    classes = list(classes)
+    empty = classes.index(EMPTY)
+    not_tile = np.array([c in (EMPTY, OCCLUDED) for c in classes])
+    top2 = np.argsort(-probs, axis=1)[:, :2]
+    doubtful = [i for i in range(len(probs)) if probs[i, top2[i, 0]] < LOOK_AGAIN_BELOW and empty in top2[i]
+                and not not_tile[top2[i]].all() and classes[top2[i, 0]] != OCCLUDED
+                and classes[top2[i, 1]] != OCCLUDED]
+    if not doubtful:
+        return probs
+    s = LOOK_AGAIN_SHIFT
+    shifts = ((-s, 0), (s, 0), (0, -s), (0, s))
+    crops = np.stack([cut_cell(warped, *divmod(i, SIZE), dy, dx) for i in doubtful for dy, dx in shifts])
+    again = np.asarray(classify(crops)).reshape(len(doubtful), len(shifts), -1)
+    out = probs.copy()
+    for i, looks in zip(doubtful, again):
+        tile = np.where(not_tile, 0.0, looks)          # each look's tile classes only
+        best = np.unravel_index(int(tile.argmax()), tile.shape)
+        if tile[best] >= LOOK_AGAIN_SURE:
+            out[i] = looks[best[0]]
+    return out
+
+
+__all__ = ["BoardReading", "read_board", "look_again", "rotate_corners", "letters_of", "EMPTY", "BLANK", "OCCLUDED"]

@@ -45,6 +45,13 @@ def warp_board(image: np.ndarray, corners: np.ndarray, size: int = 15) -> np.nda
     return cv2.warpPerspective(image, h, (side, side), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
 
 
+def cut_cell(warped: np.ndarray, row: int, col: int, dy: int = 0, dx: int = 0) -> np.ndarray:
+    """One square's crop as ``cut_cells`` cuts it, moved ``dy``/``dx`` pixels (at most ``CONTEXT_PX``)."""
+    y0 = MARGIN_PX + row * CELL_PX - CONTEXT_PX + dy
+    x0 = MARGIN_PX + col * CELL_PX - CONTEXT_PX + dx
+    return warped[y0:y0 + CROP_PX, x0:x0 + CROP_PX]
+
+
 def cut_cells(warped: np.ndarray, size: int = 15) -> np.ndarray:
     """The ``size*size`` crops of a rectified board, row-major, each ``CROP_PX`` square with ``CONTEXT_PX`` of context.
 
@@ -52,11 +59,8 @@ def cut_cells(warped: np.ndarray, size: int = 15) -> np.ndarray:
     """
     if warped.shape[0] != board_px(size) or warped.shape[1] != board_px(size):
         raise ValueError(f"expected a rectified board of {board_px(size)} px, got {warped.shape[:2]}")
-    pad = CONTEXT_PX
     out = np.empty((size * size, CROP_PX, CROP_PX) + warped.shape[2:], dtype=warped.dtype)
     for r in range(size):
-        y0 = MARGIN_PX + r * CELL_PX - pad
         for c in range(size):
-            x0 = MARGIN_PX + c * CELL_PX - pad
-            out[r * size + c] = warped[y0:y0 + CROP_PX, x0:x0 + CROP_PX]
+            out[r * size + c] = cut_cell(warped, r, c)
     return out
