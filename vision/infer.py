@@ -619,8 +619,9 @@ def _as_play(board: Board, reading: Reading, squares: Sequence[tuple[int, int]],
 def _with_doubtful_ends(board: Board, reading: Reading, squares: Sequence[tuple[int, int]], phony: Sequence[str],
                        tileset: TileSet, lexicon: Any, policy: ResolvePolicy) -> Candidate | None:
     """The play with one more tile just past an end of its line, on a square the model read as empty but doubted
-    (a tile close to the board's colour, such as a see-through blank), when that turns a phony into a word and
-    makes no new one (the words the lexicon lacks that the tile does not touch are the players' business)."""
+    (a tile close to the board's colour, or a blank put down off its square's middle), when that turns a phony
+    into a word and makes no new one (the words the lexicon lacks that the tile does not touch are the players'
+    business)."""
     for extra in _doubtful_ends(board, reading, squares, policy):
         try:
             cand = resolve_move(board, reading, [*squares, *extra], tileset, lexicon, policy)
