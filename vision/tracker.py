@@ -193,6 +193,7 @@ class MoveTracker:
             return
         self.board = board
         self.last_play = None   # whatever the last play now is, the camera did not see it made
+        self._misread = {}      # letters read against the old board count for nothing now
         # The board the camera last saw settled is not looked at again: after an undo or a refused play the tiles
         # are usually still down, and re-reading them would undo the players' decision. The next change counts.
 
