@@ -291,3 +291,15 @@ def test_a_letter_read_differently_once_or_in_the_last_play_is_not_corrected():
     once = rows_with(("8H", "COT"), ("J9", "AX"))
     assert run(tr, [hand_over(once), Reading.from_rows(once)]) == []       # once is not enough
     assert tr.board.rows() == rows_with(("8H", "CAT"), ("J9", "AX"))
+
+
+def test_a_sync_restarts_the_count_of_a_letter_read_differently():
+    tr = MoveTracker("english", config=TrackerConfig(settle_readings=1))
+    cat_ax = rows_with(("8H", "CAT"), ("J9", "AX"))
+    run(tr, [hand_over(CAT), Reading.from_rows(CAT), hand_over(cat_ax), Reading.from_rows(cat_ax)])
+    cot_ax = rows_with(("8H", "COT"), ("J9", "AX"))
+    assert run(tr, [hand_over(cot_ax), Reading.from_rows(cot_ax)]) == []          # once: counted
+    tr.sync(rows_with(("8H", "CAT"), ("J9", "AX"), ("K10", "I")))                  # the players changed the game
+    after = rows_with(("8H", "COT"), ("J9", "AX"), ("K10", "I"))
+    assert run(tr, [hand_over(after), Reading.from_rows(after)]) == []             # counted afresh: once again
+    assert [str(e) for e in run(tr, [hand_over(after), Reading.from_rows(after)])] == ["correct I8 to O"]
