@@ -43,6 +43,19 @@ class Placement:
             r, c = self.square(i)
             yield r, c, tile
 
+    def new_tile_index(self, row: int, col: int) -> int | None:
+        """Which square of the placement ``(row, col)`` is (the index into ``tiles`` and into the GCG word) when
+        the play puts a tile there; None when it puts none there (off its line, or a played-through square).
+
+        >>> p = Placement.from_gcg("8G", "C.T")
+        >>> p.new_tile_index(7, 8), p.new_tile_index(7, 7), p.new_tile_index(8, 8)
+        (2, None, None)
+        """
+        for i, (r, c, tile) in enumerate(self.squares()):
+            if (r, c) == (row, col):
+                return i if tile is not None else None
+        return None
+
     def new_tiles(self) -> list[tuple[int, int, Tile]]:
         """The newly placed tiles as ``(row, col, tile)``."""
         return [(r, c, t) for r, c, t in self.squares() if t is not None]

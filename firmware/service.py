@@ -551,12 +551,9 @@ class GameService:
             a = f.actions[i]
             if a["kind"] != "play":
                 continue
-            p = Placement.from_gcg(a["position"], a["word"].replace("?", _stand_in(f.rules)))
-            for k, (r, c, tile) in enumerate(p.squares()):
-                if (r, c) == (row, col) and tile is not None:
-                    target = (i, k)
-                    break
-            if target:
+            k = Placement.from_gcg(a["position"], a["word"].replace("?", _stand_in(f.rules))).new_tile_index(row, col)
+            if k is not None:
+                target = (i, k)
                 break
         if target is None:
             raise CommandRefused(f"no play put the tile on {_square(row, col)}", command)

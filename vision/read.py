@@ -77,7 +77,7 @@ def read_board(image: np.ndarray, classifier: TileClassifier, tileset="english",
     crops = cut_cells(warped)
     t2 = time.perf_counter()
     letters = letters_of(tileset)
-    labels, probs = classifier.classify(crops, letters=letters)
+    _, probs = classifier.classify(crops, letters=letters)
     probs = look_again(warped, probs, classifier.classes, lambda c: classifier.classify(c, letters=letters)[1])
     labels = [classifier.classes[i] for i in probs.argmax(axis=1)]
     t3 = time.perf_counter()
@@ -98,12 +98,12 @@ def look_again(warped: np.ndarray, probs: np.ndarray, classes, classify) -> np.n
     square's. A tile put down off its square's middle (a blank, which has only its edges to show) is then read
     whole. Returns a new array; the others are untouched."""
     classes = list(classes)
-    empty = classes.index(EMPTY)
+    empty, occluded = classes.index(EMPTY), classes.index(OCCLUDED)
     not_tile = np.array([c in (EMPTY, OCCLUDED) for c in classes])
     top2 = np.argsort(-probs, axis=1)[:, :2]
+    # the two best answers are "empty" and a tile (not the unsure "#": a hand is not looked under)
     doubtful = [i for i in range(len(probs)) if probs[i, top2[i, 0]] < LOOK_AGAIN_BELOW and empty in top2[i]
-                and not not_tile[top2[i]].all() and classes[top2[i, 0]] != OCCLUDED
-                and classes[top2[i, 1]] != OCCLUDED]
+                and occluded not in top2[i]]
     if not doubtful:
         return probs
     s = LOOK_AGAIN_SHIFT

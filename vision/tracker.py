@@ -565,16 +565,17 @@ def _with_tile(game: Any, square: tuple[int, int], letter: str) -> Any:
     from tilecam.engine.gcg import replay_event
 
     history = game.history
-    target = next((i for i in range(len(history) - 1, -1, -1) if history[i].kind == "play"
-                   and (i + 1 == len(history) or history[i + 1].kind != "withdraw")
-                   and any((r, c) == square for r, c, _ in history[i].placement.new_tiles())), None)
-    if target is None:
+    for target in range(len(history) - 1, -1, -1):
+        e = history[target]
+        withdrawn = target + 1 < len(history) and history[target + 1].kind == "withdraw"
+        k = e.placement.new_tile_index(*square) if e.kind == "play" and not withdrawn else None
+        if k is not None:
+            history[target] = replace(e, word=e.word[:k] + letter + e.word[k + 1:])
+            break
+    else:
         raise IllegalMove(f"no play put the tile on {square_name(*square)}")
     new = Game(game.players, game.rules, game.lexicon)
-    for i, e in enumerate(history):
-        if i == target:
-            k = next(k for k, (r, c, t) in enumerate(e.placement.squares()) if (r, c) == square and t is not None)
-            e = replace(e, word=e.word[:k] + letter + e.word[k + 1:])
+    for e in history:
         replay_event(new, e)
     return new
 
