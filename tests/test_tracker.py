@@ -303,3 +303,17 @@ def test_a_sync_restarts_the_count_of_a_letter_read_differently():
     after = rows_with(("8H", "COT"), ("J9", "AX"), ("K10", "I"))
     assert run(tr, [hand_over(after), Reading.from_rows(after)]) == []             # counted afresh: once again
     assert [str(e) for e in run(tr, [hand_over(after), Reading.from_rows(after)])] == ["correct I8 to O"]
+
+
+def test_a_play_made_as_a_tile_is_corrected_is_judged_with_the_corrected_letter():
+    lex = Lexicon.from_words(["CAT", "COX", "AXE", "ATE", "OT"])
+    tr = MoveTracker("english", lexicon=lex, config=TrackerConfig(settle_readings=1))
+    boards = [rows_with(("8G", "CZT")),                                    # the A misread clearly as Z
+              rows_with(("8G", "CAT"), ("G9", "OX")),
+              rows_with(("8G", "CAT"), ("G9", "OX"), ("10F", "A.E")),
+              rows_with(("8G", "CAT"), ("G9", "OX"), ("10F", "A.E"), ("H9", "T"))]   # ATE down through it
+    seen = []
+    for rows in boards:
+        seen += run(tr, [hand_over(rows), Reading.from_rows(rows)])
+    assert [str(e) for e in seen][-2:] == ["correct H8 to A", "play H8 .T."]
+    assert seen[-1].phony == ()          # judged as ATE / OT, not ZTE

@@ -341,9 +341,9 @@ class MoveTracker:
         if self.config.commit == "clock" and clock is None:
             self.status = "settled (waiting for a clock)"
             return []
+        events: list[DetectedEvent] = self._corrections(reading, t)    # first: the play is judged on them
         result = interpret(self.board, reading, self.tileset, self.lexicon, self.last_play, self.config.resolve)
         self._settled_handled = True
-        events: list[DetectedEvent] = self._corrections(reading, t)
         player = clock[1] if clock else None
         if result.kind == "none":
             if clock is not None and self.config.commit == "clock":
