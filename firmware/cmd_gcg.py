@@ -26,7 +26,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     rescore.add_argument("file", type=Path)
     rescore.set_defaults(func=_rescore)
     verify = sub.add_parser("verify", parents=[common], help="check every recorded score and total")
-    verify.add_argument("files", type=Path, nargs="+")
+    verify.add_argument("files", type=Path, nargs="+", help="GCG files, or folders (every .gcg file in them)")
     verify.add_argument("-q", "--quiet", action="store_true", help="print only files that do not match")
     verify.set_defaults(func=_verify)
 
@@ -57,7 +57,8 @@ def _verify(args: argparse.Namespace) -> int:
     from tilecam.engine.errors import EngineError
 
     matched, mismatched, unreadable = [], [], []
-    for path in args.files:
+    paths = [p for arg in args.files for p in (sorted(arg.glob("*.gcg")) if arg.is_dir() else [arg])]
+    for path in paths:
         try:
             game, rules = _load(path, args)
         except (OSError, EngineError) as exc:
@@ -80,7 +81,7 @@ def _verify(args: argparse.Namespace) -> int:
                 print(f"    line {m.line_no}: {m.line}")
                 last_line = m.line_no
             print(f"        {m.describe()}" if m.line else f"    {m}")
-    total = len(args.files)
+    total = len(paths)
     summary = f"{total} file(s): {len(matched)} match"
     if mismatched:
         summary += f", {len(mismatched)} with mismatches ({', '.join(mismatched)})"

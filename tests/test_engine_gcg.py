@@ -193,6 +193,11 @@ def test_cli_verify_and_rescore(shared_dir, capsys):
     out = capsys.readouterr().out
     assert "MISMATCH" in out and "score recorded +115, computed +113" in out
     assert out.strip().splitlines()[-1] == "2 file(s): 1 match, 1 with mismatches (liwords_puzzles_r20_peter.gcg)"
+    folder = shared_dir / "data" / "gcg"                 # a folder: every .gcg file in it
+    assert cli.main(["gcg", "verify", "-q", str(folder)]) == 1
+    n = len(list(folder.glob("*.gcg")))
+    assert capsys.readouterr().out.strip().splitlines()[-1] == \
+        f"{n} file(s): {n - 1} match, 1 with mismatches (liwords_puzzles_r20_peter.gcg)"
     assert cli.main(["gcg", "rescore", str(bad)]) == 0
     text = capsys.readouterr().out
     assert ">Peter: ?BCHRUY N1 BRUnCH..Y +113 390" in text
