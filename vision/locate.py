@@ -27,7 +27,12 @@ import cv2
 import numpy as np
 
 from tilecam.vision.gridfit import fit_grid, grid_corners
+from tilecam.vision.premiums import premium_centres, premium_misfit
 from tilecam.vision.warp import homography_to_rectified
+
+
+#: Weight of a premium square's centre in the grid fit, per axis (a line measurement weighs 1.2-4 by its contrast).
+PREMIUM_WEIGHT = 2.0
 
 
 class BoardNotFound(ValueError):
@@ -82,14 +87,15 @@ def locate_board(image: np.ndarray, cfg: LocateConfig = LocateConfig(), hint: Bo
         score = lattice_score(gray, corners, cfg)
         for _ in range(cfg.refinements):   # each pass removes most of the perspective the last one left
             try:
-                refined = _refine_grid(gray, corners, cfg)
+                refined = _refine_grid(gray, corners, cfg, colour=image if image.ndim == 3 else None)
             except BoardNotFound:
                 break
             refined_score = lattice_score(gray, refined, cfg)
-            if refined_score < 0.9 * score:     # locked onto tile edges or the frame: keep the lattice fit
-                break
+            if refined_score < 0.9 * score and not _premiums_prefer(image, refined, corners, cfg.size):
+                break       # locked onto tile edges or the frame: keep the lattice fit
             corners, score = refined, refined_score
-        if best is None or score > best[0]:
+        if best is None or _premiums_prefer(image, corners, best[1], cfg.size) or (
+                score > best[0] and not _premiums_prefer(image, best[1], corners, cfg.size)):
             best = (score, corners)
     score, corners = best
     if image.ndim == 3:
@@ -262,7 +268,8 @@ def _refine_axes(gray: np.ndarray, corners: np.ndarray, cfg: LocateConfig) -> np
     return _lattice_corners(h, x0, px, y0, py, cfg.size)
 
 
-def _refine_grid(gray: np.ndarray, corners: np.ndarray, cfg: LocateConfig, bands: int = 6) -> np.ndarray:
+def _refine_grid(gray: np.ndarray, corners: np.ndarray, cfg: LocateConfig, bands: int = 6,
+                 colour: np.ndarray | None = None) -> np.ndarray:
     """The grid found so far, refined line by line: in the square it rectifies to, each of the 16 lines of each
     axis is measured in ``bands`` strips across it (the strongest gradient near where the line should be), and
     one homography is fitted to all those points in the image (``tilecam.vision.gridfit``), dropping the ones that
@@ -280,37 +287,60 @@ def _refine_grid(gray: np.ndarray, corners: np.ndarray, cfg: LocateConfig, bands
     reach = int(pitch / 3)
     kernel = np.array([1, 2, 3, 2, 1], np.float32) / 9
     points, axes, lines, weights = [], [], [], []
+    expect = np.rint(pad + np.arange(size + 1) * pitch).astype(np.intp)
+    # Each line's window, [expect - reach, expect + reach]: inside the square, as it reaches half a square past
+    # the grid (the clip only guards other settings).
+    window = np.clip(expect[:, None] + np.arange(-reach, reach + 1)[None, :], 0, side - 1)
     for axis, g in enumerate(gradients):
         for b in range(bands):
             lo, hi = int(edges[b]), int(edges[b + 1])
             profile = np.convolve(np.median(g[lo:hi:2], axis=0), kernel, mode="same")
             across = (lo + hi) / 2              # where the strip lies in the square, across the lines
-            for k in range(size + 1):
-                expect = int(round(pad + k * pitch))
-                a, z = max(1, expect - reach), min(len(profile) - 1, expect + reach + 1)
-                if z - a < 3:
-                    continue
-                i = a + int(np.argmax(profile[a:z]))
-                if i <= a or i >= z - 1:
-                    continue                            # the peak is at the window's edge: not this line
+            values = profile[window]
+            peak = np.argmax(values, axis=1)
+            strength = values[np.arange(size + 1), peak] / (np.median(values, axis=1) + 1e-3)
+            for k in np.nonzero((peak > 0) & (peak < 2 * reach) & (strength >= 1.2))[0]:
+                # (a peak at the window's edge is not this line; a weak one is no line: under a tile)
+                i = int(window[k, peak[k]])
                 y0, y1, y2 = profile[i - 1:i + 2]
                 den = y0 - 2 * y1 + y2
                 pos = i + (0.5 * (y0 - y2) / den if den < 0 else 0.0)
-                strength = y1 / (float(np.median(profile[a:z])) + 1e-3)
-                if strength < 1.2:
-                    continue                            # no line stands out here (under a tile)
                 points.append((pos, across) if axis == 0 else (across, pos))
                 axes.append(axis)
-                lines.append(k)
-                weights.append(min(strength, 4.0))
-    if len(points) < 24:
+                lines.append(int(k))
+                weights.append(min(float(strength[k]), 4.0))
+    in_image = cv2.perspectiveTransform(np.array(points, np.float32).reshape(-1, 1, 2),
+                                        np.linalg.inv(h)).reshape(-1, 2) if points else np.zeros((0, 2), np.float32)
+    kinds = _premium_kinds(size) if colour is not None else None
+    if kinds is not None:   # the premium squares' centres: on both a vertical and a horizontal half-line each
+        centres, cells = premium_centres(colour, corners, kinds)
+        for axis in (0, 1):
+            in_image = np.concatenate([in_image, centres])
+            axes += [axis] * len(centres)
+            lines += cells[:, axis].tolist()
+            weights += [PREMIUM_WEIGHT] * len(centres)
+    if len(in_image) < 24:
         raise BoardNotFound("too few grid lines visible to refine the grid")
-    in_image = cv2.perspectiveTransform(np.array(points, np.float32).reshape(-1, 1, 2), np.linalg.inv(h))
     try:
-        fit = fit_grid(in_image.reshape(-1, 2), np.array(axes), np.array(lines), np.array(weights), size)
+        fit = fit_grid(in_image, np.array(axes), np.array(lines), np.array(weights), size)
     except ValueError as exc:
         raise BoardNotFound(str(exc)) from exc
     return grid_corners(fit, size)
+
+
+def _premiums_prefer(image: np.ndarray, refined: np.ndarray, corners: np.ndarray, size: int) -> bool:
+    """Whether the premium squares clearly say ``refined`` is the better grid: their centres fall on their cells'
+    centres under it (within 6/100 of a square on average, at least 8 found) and much better than under
+    ``corners``. The lattice score alone can prefer a grid locked onto rows of tiles to the true one whose faint
+    lines a glare washed out."""
+    kinds = _premium_kinds(size) if image.ndim == 3 else None
+    if kinds is None:
+        return False
+    found, misfit = premium_misfit(image, refined, kinds)
+    if found < 8 or misfit > 0.06:
+        return False
+    _, before = premium_misfit(image, corners, kinds)
+    return misfit < 0.6 * before
 
 
 def _fit_lattice_span(profile: np.ndarray, size: int, pad: float) -> tuple[float, float, float]:
