@@ -7,7 +7,9 @@ Three stages, each cheap:
    lattice; a 1-D search over (first line, pitch) on the gradient profile of each axis finds them, once in the
    outline and once more on the grid found. Then each line is measured on its own in strips across the square and
    one homography is fitted to all the measurements (least squares, disagreeing ones dropped), twice: that takes
-   out the turn, shear and perspective the outline left, which one lattice per axis cannot;
+   out the turn, shear and perspective the outline left, which one lattice per axis cannot. The premium squares'
+   centres (:mod:`tilecam.vision.premiums`) join the fit, and where the lattice score would keep a grid locked onto
+   rows of tiles they decide (a glare can wash a board's faint lines out, never its coloured squares);
 3. the premium squares — a lattice is periodic, so on a board whose frame looks like its squares the grid may be
    found one row or column off; the layout's premium colours put it back (:func:`snap_to_layout`).
 

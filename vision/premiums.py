@@ -3,10 +3,11 @@
 Some boards print their grid lines so faintly that glare or over-exposure wipes them out (the white Hasbro board),
 and some draw their premium squares inset from the lines, so the squares' edges are not the lines either. The
 *centre* of a coloured premium square is the centre of its cell on every board, however it is drawn. Given a grid
-close to right (within about a third of a square), each premium cell of the layout is looked for in a window a
-little larger than its cell: the pixels that have that kind's typical colour, the connected patch of them nearest
-the window's middle, and its centroid — kept only when the whole patch lies inside the window (a patch cut by the
-window's edge has a biased centroid) and is about a cell's size. A tile on the square hides it; it is skipped.
+close to right (within about a third of a square), the board is rectified small, the pixels of each premium kind's
+typical colour (the median of that kind's squares) are grouped into connected patches, and each premium cell of the
+layout takes the patch nearest its middle — kept only when the patch lies whole within the cell widened by
+``REACH`` (one that runs further has joined something else, and a cut one has a biased centroid) and is about a
+cell's size. A tile or a hand on the square hides it; it is skipped.
 """
 
 from __future__ import annotations
