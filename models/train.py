@@ -128,9 +128,14 @@ def build_model(width: str = "standard"):
     )
 
 
+#: Share of each batch washed out (light added, saturating) and the most light added (0..1 of full scale): with
+#: 0.2 / 0.45, white Hasbro squares came to be read as blank tiles (a washed-out blank is white and bare too).
+WASH_SHARE, WASH_LIGHT = 0.12, 0.35
+
+
 def augment(x, rng_t):
-    """Brightness, contrast, colour cast, blur on a third of the batch, and a shift of a few pixels, on a float
-    batch in NCHW, 0..1."""
+    """Brightness, contrast, colour cast, blur on a third of the batch, wash-out on a few, and a shift of a few
+    pixels, on a float batch in NCHW, 0..1."""
     import torch
     import torch.nn.functional as F
 
@@ -148,6 +153,11 @@ def augment(x, rng_t):
     blurred = F.conv2d(F.pad(x, (2, 2, 2, 2), mode="replicate"), kernel, groups=3)
     pick = (torch.rand(n, 1, 1, 1, generator=rng_t) < 0.33).float()
     x = pick * blurred + (1 - pick) * x
+    # Glare or an over-exposed frame: light added on top, saturating, on a share of the batch — a white board's
+    # ivory tiles go white on white with faint letters, which the model otherwise calls occluded.
+    washed = (torch.rand(n, 1, 1, 1, generator=rng_t) < WASH_SHARE).float()
+    light = WASH_LIGHT * torch.rand(n, 1, 1, 1, generator=rng_t) * washed
+    x = x * (1 + 0.3 * torch.rand(n, 1, 1, 1, generator=rng_t) * washed) + light
     dx, dy = (torch.randint(-3, 4, (2,), generator=rng_t)).tolist()
     x = torch.roll(x, shifts=(dy, dx), dims=(2, 3))
     x = x + 0.02 * torch.randn(x.shape, generator=rng_t)
