@@ -65,3 +65,24 @@ def test_occluded_examples_cover_most_of_the_crop():
     covered = occlude(crops, np.random.default_rng(2))
     changed = (covered != 255).any(axis=3).mean(axis=(1, 2))
     assert changed.min() > 0.3
+
+
+def test_augmentation_washes_out_a_share_of_the_batch(monkeypatch):
+    torch = pytest.importorskip("torch")
+    from tilecam.models import train
+
+    x = torch.full((400, 3, CROP_PX, CROP_PX), 0.5)
+    x[:, :, 15:25, 15:25] = 0.1                      # a dark letter on a mid-grey tile
+    monkeypatch.setattr(train, "WASH_SHARE", 0.5)
+    out = train.augment(x, torch.Generator().manual_seed(3))
+    monkeypatch.setattr(train, "WASH_SHARE", 0.0)
+    plain = train.augment(x, torch.Generator().manual_seed(3))      # the same draws, none washed
+    lifted = (out - plain).mean(dim=(1, 2, 3))
+    washed = lifted > 0.005
+    assert 0.4 < washed.float().mean() < 0.6
+    assert (out >= plain - 1e-6).all() and out.max() <= 1.0        # light is only added, and saturates
+    assert (out[~washed] == plain[~washed]).all()
+    # The letter stays darker than the face: washed out, not wiped out.
+    letter = out[washed][:, :, 15:25, 15:25].mean(dim=(1, 2, 3))
+    face = out[washed][:, :, :8, :8].mean(dim=(1, 2, 3))
+    assert (letter < face - 0.1).all()

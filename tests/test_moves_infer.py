@@ -229,6 +229,12 @@ def test_a_gap_the_model_doubted_is_filled_but_a_clear_gap_is_not():
     assert result.kind == "play" and str(result.candidate.placement) == "G7 EAT"
     clear = Reading.from_rows(rows)
     assert interpret(board, clear, EN, LEX, last_play=last).kind == "unclear"
+    # A blank on a white board: read as a bare square, 91 % sure; the few per cent left and the gap say it is a tile.
+    bare = Reading.from_rows(rows, uncertain={(7, 6): [(".", 0.91), ("#", 0.027), ("?", 0.025)]})
+    result = interpret(board, bare, EN, LEX, last_play=last)
+    assert result.kind == "play" and str(result.candidate.placement) == "G7 E?T"      # a blank, to be named
+    sure = Reading.from_rows(rows, uncertain={(7, 6): [(".", 0.97), ("?", 0.02)]})
+    assert interpret(board, sure, EN, LEX, last_play=last).kind == "unclear"
 
 
 def test_more_new_tiles_than_a_rack_holds_are_not_one_play():
@@ -302,3 +308,39 @@ def test_the_lexicon_changes_a_letter_only_when_no_new_word_is_rejected():
     # ZO and ZA good, OT (a word of another lexicon, the same either way) still rejected: Z is taken all the same
     cand = resolve_move(board, reading, squares_of("7H", "QO"), EN, Lexicon.from_words(["AT", "ZA", "ZO"]))
     assert str(cand.placement) == "7H ZO" and cand.phony == ("OT",)
+
+
+def test_a_blank_read_where_no_blank_is_left_is_an_empty_square():
+    # Both blanks are down (the c and the t of CAT). A bare square under the new O, read as a bare tile with the
+    # empty square as the model's next guess, is that empty square: the set has no third blank.
+    base = rows_with(("8H", "cAt"))
+    board = Board.from_rows(base)
+    assert sum(t.is_blank for _, _, t in board.tiles()) == 2
+    rows = rows_with(("H9", "O?"), base=base)
+    reading = Reading.from_rows(rows, uncertain={(9, 7): [("?", 0.94), (".", 0.02), ("O", 0.01)]})
+    result = interpret(board, reading, EN, None)
+    assert result.kind == "play" and str(result.candidate.placement) == "H8 .O"
+    assert result.ignored == ((9, 7),)
+    # With one blank still unseen the same reading is a blank tile, played with the O.
+    board = Board.from_rows(rows_with(("8H", "cAT")))
+    result = interpret(board, Reading.from_rows(rows_with(("H9", "O?"), base=rows_with(("8H", "cAT"))),
+                                                uncertain={(9, 7): [("?", 0.94), (".", 0.02)]}), EN, None)
+    assert result.kind == "play" and [(r, c) for r, c, _ in result.candidate.placement.new_tiles()] == [
+        (8, 7), (9, 7)]
+    # A letter the set has no more of is not taken for an empty square: it is a misread letter.
+    only_blank = Reading.from_rows(rows, uncertain={(9, 7): [("?", 0.97)]})
+    result = interpret(Board.from_rows(base), only_blank, EN, None)
+    assert (9, 7) in [(r, c) for r, c, _ in result.candidate.placement.new_tiles()]
+
+
+def test_a_committed_blank_read_doubtfully_empty_is_still_there():
+    base = rows_with(("8H", "cAT"))
+    board = Board.from_rows(base)
+    rows = base[:7] + ["." * 7 + "." + base[7][8:]] + base[8:]      # the blank's square reads empty …
+    doubtful = Reading.from_rows(rows, uncertain={(7, 7): [(".", 0.93), ("?", 0.05)]})
+    assert diff_board(board, doubtful).empty                       # … 93 % sure: the blank is still down
+    gone = Reading.from_rows(rows, uncertain={(7, 7): [(".", 0.99)]})
+    assert diff_board(board, gone).removed == ((7, 7),)
+    # A letter needs less: 93 % is taken as read.
+    lettered = Board.from_rows(rows_with(("8H", "CAT")))
+    assert diff_board(lettered, doubtful).removed == ((7, 7),)

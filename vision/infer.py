@@ -29,6 +29,7 @@ several fit, it stays ``?`` and is listed in ``pending_blanks`` for the players 
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from collections import Counter
@@ -290,6 +291,7 @@ class ResolvePolicy:
     tolerate_missing: int = 0      # committed tiles read empty (away from new tiles) taken as misreadings, at most
     rack_size: int = 7             # more new tiles than a rack holds are not one play
     doubted_end: float = 0.3       # a square read empty joins the end of a phony play only if a tile had this much
+    doubted_gap: float = 0.05      # … and a gap between new tiles, if the model left this much to "not empty"
 
 
 @dataclass(frozen=True, slots=True)
@@ -488,6 +490,10 @@ class BoardDiff:
         return not (self.added or self.removed)
 
 
+#: How sure an empty reading must be to say a committed blank tile was taken away.
+BLANK_GONE = 0.98
+
+
 def diff_board(board: Board, reading: Reading, clear: float = 0.9) -> BoardDiff:
     """Compare a settled reading with the committed board, square by square."""
     if reading.size != board.size:
@@ -504,7 +510,9 @@ def diff_board(board: Board, reading: Reading, clear: float = 0.9) -> BoardDiff:
                 if ch != EMPTY:
                     added.append((r, c))
             elif ch == EMPTY:
-                if reading.confidence[r, c] >= clear:      # a doubtful "empty" over a committed tile: trust the tile
+                # A doubtful "empty" over a committed tile: trust the tile. A blank must read empty beyond doubt:
+                # on a white board a bare tile and a bare square look alike, and it was often found by its gap.
+                if reading.confidence[r, c] >= (BLANK_GONE if tile.is_blank else clear):
                     removed.append((r, c))
             elif reading.confidence[r, c] >= clear and not _same_tile(tile, ch):
                 changed.append((r, c))
@@ -580,6 +588,30 @@ def interpret(board: Board, reading: Reading, tileset: TileSet, lexicon: Any = N
 
 def _as_play(board: Board, reading: Reading, squares: Sequence[tuple[int, int]], tileset: TileSet, lexicon: Any,
              policy: ResolvePolicy, last_play: Placement | None = None) -> Interpretation:
+    """The new squares as a play (:func:`_as_play_of`), less the squares read as a blank when every blank is
+    already down and the model's next guess is an empty square: on a white board a bare square and a bare tile
+    look alike, and the set leaves no doubt which this is."""
+    unseen = unseen_tiles(board, tileset)
+    phantoms = {rc for rc in squares if _blank_beyond_the_set(reading, rc, unseen)}
+    if not phantoms:
+        return _as_play_of(board, reading, squares, tileset, lexicon, policy, last_play)
+    rest = [rc for rc in squares if rc not in phantoms]
+    if not rest:
+        return Interpretation("none", ignored=tuple(sorted(phantoms)))
+    result = _as_play_of(board, reading, rest, tileset, lexicon, policy, last_play)
+    return dataclasses.replace(result, ignored=tuple(sorted(set(result.ignored) | phantoms)))
+
+
+def _blank_beyond_the_set(reading: Reading, rc: tuple[int, int], unseen: Counter) -> bool:
+    r, c = rc
+    if reading.grid[r][c] != BLANK or unseen[BLANK] > 0:
+        return False
+    rest = [a for a, _ in reading.options(r, c) if a != BLANK and (a == EMPTY or unseen[a] > 0)]
+    return bool(rest) and rest[0] == EMPTY
+
+
+def _as_play_of(board: Board, reading: Reading, squares: Sequence[tuple[int, int]], tileset: TileSet,
+                lexicon: Any, policy: ResolvePolicy, last_play: Placement | None = None) -> Interpretation:
     """The new squares as one play; failing that, without the squares that may be empty after all, or with the
     gaps in their line that may hold a tile after all; failing that, as the last play read short plus the next
     one, or as two plays in turn (one of them never seen settled on its own: a photo missed, a turn made
@@ -665,7 +697,9 @@ def _doubtful_ends(board: Board, reading: Reading, squares: Sequence[tuple[int, 
 def _doubtful_gaps(board: Board, reading: Reading, squares: Sequence[tuple[int, int]], policy: ResolvePolicy
                    ) -> list[tuple[int, int]]:
     """Empty squares between new tiles in one line that the model thought might hold a tile (a tile read as an
-    empty square leaves a gap, and a play never has one); [] when any gap has no such doubt."""
+    empty square leaves a gap, and a play never has one); [] when any gap has no such doubt. A little doubt is
+    enough (``policy.doubted_gap``): a blank on a white board reads as a bare square with a few per cent left to
+    the tile, and the gap is what says it is there."""
     cells = sorted(set(squares))
     if len(cells) < 2:
         return []
@@ -680,7 +714,8 @@ def _doubtful_gaps(board: Board, reading: Reading, squares: Sequence[tuple[int, 
         return []
     gaps = [rc for rc in line if rc not in cells and board[rc] is None]
     for r, c in gaps:
-        if not any(a not in (EMPTY, OCCLUDED) and p >= policy.min_alternative for a, p in reading.options(r, c)):
+        empty = sum(p for a, p in reading.options(r, c) if a == EMPTY)
+        if 1 - empty < policy.doubted_gap:
             return []
     return gaps
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tilecam.vision.classify import EMPTY, OCCLUDED, TileClassifier
+from tilecam.vision.classify import EMPTY, TileClassifier
 from tilecam.vision.locate import BoardLocation, locate_board
 from tilecam.vision.read import letters_of, rotate_corners
 from tilecam.vision.warp import cut_cells, warp_board
@@ -24,7 +24,9 @@ def rotation_scores(image: np.ndarray, classifier: TileClassifier, tileset="engl
     warped = warp_board(image, location.corners)
     crops = cut_cells(warped)
     labels, probs = classifier.classify(crops, letters=letters)
-    tiles = np.array([lab not in (EMPTY, OCCLUDED) for lab in labels])
+    # A letter lying sideways is often read as unsure (#), not as a letter: those squares count as tiles too
+    # (the caller makes sure no hand is over the board), or the turn would be judged on the round letters alone.
+    tiles = np.array([lab != EMPTY for lab in labels])
     if tiles.sum() == 0:
         return [1.0, 0.0, 0.0, 0.0]
     scores = []

@@ -447,7 +447,7 @@ class MoveTracker:
         self.board[row, col] = Tile(letter.upper(), True)
 
 
-ORIENT_MIN_TILES = 2      # letters on the board before the reader decides which edge is row 1 …
+ORIENT_MIN_TILES = 2      # tiles on the board (one a letter) before the reader decides which edge is row 1 …
 ORIENT_MAX_UNSURE = 2     # … with at most this many squares read as occluded (more: a hand is over the board)
 
 
@@ -470,10 +470,12 @@ def default_reader(tileset: str, threads: int = 1, model: Any = None, rotation: 
         # the last location is the hint: kept while it still fits the frame, found again when the board moved
         reading = read_board(image, classifier, tileset=tileset, hint=state["hint"], rotation=state["rotation"] or 0)
         state["hint"] = getattr(reading, "location", None)
-        # A letter upside down may read as unsure (#): a few are allowed, a hand's worth is not.
+        # A letter sideways or upside down may read as unsure (#): a few are allowed, and count as tiles (the
+        # first word's L and B lying sideways read #, its O a letter), a hand's worth is not.
         if state["rotation"] is None and int(reading.occluded.sum()) <= ORIENT_MAX_UNSURE:
             letters = sum(ch.isalpha() for row in reading.grid for ch in row)
-            if letters >= ORIENT_MIN_TILES:
+            tiles = sum(ch != "." for row in reading.grid for ch in row)
+            if letters and tiles >= ORIENT_MIN_TILES:
                 state["rotation"] = best_rotation(image, classifier, tileset, reading.location)
                 log.info("the board's row 1 is %d quarter turns from the picture's top edge", state["rotation"])
                 if state["rotation"]:
