@@ -143,3 +143,23 @@ def test_a_square_read_doubtfully_is_looked_at_again_in_moved_crops():
     assert (out[3 * 15 + 3] == probs[3 * 15 + 3]).all() and (out[7 * 15 + 7] == probs[7 * 15 + 7]).all()
     assert (np.delete(out, [5 * 15 + 12], axis=0) == np.delete(probs, [5 * 15 + 12], axis=0)).all()
     assert look_again(warped, np.tile([0.98, 0.01, 0.005, 0.005], (225, 1)), classes, classify).shape == (225, 4)
+
+
+@pytest.mark.parametrize("turn", [cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_90_COUNTERCLOCKWISE])
+def test_the_trackers_reader_learns_a_quarter_turn_from_a_first_word_lying_sideways(game04, turn):
+    from tilecam.vision.tracker import default_reader
+
+    reader = default_reader("german")
+    image = cv2.rotate(cv2.imread(str(game04 / "image-1.jpg")), turn)
+    assert list(reader(image).grid) == truth_of(game04 / "image-1.board.txt")
+
+
+def test_one_line_tells_a_first_word_from_a_hand():
+    from tilecam.vision.tracker import _one_line
+
+    empty = ["." * 15] * 15
+    word = empty[:7] + ["....#Z##Z......"] + empty[8:]
+    hand = empty[:6] + ["....##.........", "....#Z##Z......"] + empty[8:]
+    column = ["." * 7 + ch + "." * 7 for ch in ".....A##B......"]
+    assert _one_line(word) and _one_line(column)
+    assert not _one_line(hand) and not _one_line(empty)

@@ -451,6 +451,12 @@ ORIENT_MIN_TILES = 2      # tiles on the board (one a letter) before the reader 
 ORIENT_MAX_UNSURE = 2     # … with at most this many squares read as occluded (more: a hand is over the board)
 
 
+def _one_line(grid: Sequence[str]) -> bool:
+    """Whether the squares read as anything but empty lie in one row or one column."""
+    squares = [(r, c) for r, row in enumerate(grid) for c, ch in enumerate(row) if ch != "."]
+    return bool(squares) and (len({r for r, _ in squares}) == 1 or len({c for _, c in squares}) == 1)
+
+
 def default_reader(tileset: str, threads: int = 1, model: Any = None, rotation: int | None = None) -> Reader:
     """The vision pipeline as a reader: ``read_board`` with the tile model (``model``: a path, None = the shipped
     one; ``threads`` onnxruntime threads), the last location as the hint.
@@ -471,8 +477,10 @@ def default_reader(tileset: str, threads: int = 1, model: Any = None, rotation: 
         reading = read_board(image, classifier, tileset=tileset, hint=state["hint"], rotation=state["rotation"] or 0)
         state["hint"] = getattr(reading, "location", None)
         # A letter sideways or upside down may read as unsure (#): a few are allowed, and count as tiles (the
-        # first word's L and B lying sideways read #, its O a letter), a hand's worth is not.
-        if state["rotation"] is None and int(reading.occluded.sum()) <= ORIENT_MAX_UNSURE:
+        # first word's L and B lying sideways read #, its O a letter), a hand's worth is not — unless they all lie
+        # in one row or column with the letters: a first word, not a hand.
+        if state["rotation"] is None and (int(reading.occluded.sum()) <= ORIENT_MAX_UNSURE
+                                          or _one_line(reading.grid)):
             letters = sum(ch.isalpha() for row in reading.grid for ch in row)
             tiles = sum(ch != "." for row in reading.grid for ch in row)
             if letters and tiles >= ORIENT_MIN_TILES:
