@@ -317,3 +317,21 @@ def test_a_play_made_as_a_tile_is_corrected_is_judged_with_the_corrected_letter(
         seen += run(tr, [hand_over(rows), Reading.from_rows(rows)])
     assert [str(e) for e in seen][-2:] == ["correct H8 to A", "play H8 .T."]
     assert seen[-1].phony == ()          # judged as ATE / OT, not ZTE
+
+
+def test_a_bare_square_read_as_a_blank_beside_a_play_stays_empty_on_later_boards():
+    lex = Lexicon.from_words(["CAT", "AT", "TA", "TE"])
+    tr = MoveTracker("english", lexicon=lex, config=TrackerConfig(settle_readings=2))
+    # CAT with a "blank" just before it (a white square beside the C): no letter makes a word there
+    doubtful = {(7, 6): [("?", 0.93), (".", 0.05)]}
+    board = Reading.from_rows(rows_with(("8G", "?CAT")), uncertain=doubtful)
+    assert [str(e) for e in run(tr, [board] * 2)] == ["play 8H CAT"]
+    # The next play (E down from the T) comes with the same "blank": it is the same bare square, not a tile.
+    later = rows_with(("8G", "?CAT"), ("J9", "E"))
+    events = run(tr, [Reading.from_rows(later, uncertain=doubtful)] * 2, t0=5)
+    assert [str(e) for e in events] == ["play J8 .E"]
+    assert tr.board[7, 6] is None
+    # A real tile put there later is read afresh: a letter is taken.
+    scat = rows_with(("8G", "SCAT"), ("J9", "E"))
+    events = run(tr, [hand_over(scat)] + [Reading.from_rows(scat)] * 2, t0=10)
+    assert [str(e) for e in events] == ["play 8G S... (phony? SCAT)"]

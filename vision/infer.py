@@ -153,6 +153,21 @@ class Reading:
             alts[(rr, cc)] = v
         return Reading(tuple("".join(row) for row in chars), conf, occ, alts)
 
+    def with_empty(self, squares: Iterable[tuple[int, int]], doubt: float = 0.1) -> "Reading":
+        """The reading with ``squares`` read as empty, what they were read as kept as a ``doubt`` alternative: what
+        a tracker knows better than one frame (a gap in a later play can still take the tile in)."""
+        squares = set(squares)
+        if not squares:
+            return self
+        grid = [list(row) for row in self.grid]
+        conf = self.confidence.copy()
+        alts = dict(self.alternatives)
+        for r, c in squares:
+            alts[(r, c)] = ((EMPTY, 1 - doubt), (grid[r][c], doubt))
+            grid[r][c] = EMPTY
+            conf[r, c] = 1 - doubt
+        return Reading(tuple("".join(row) for row in grid), conf, self.occluded, alts)
+
     # -- constructors
 
     @classmethod
@@ -622,7 +637,12 @@ def _as_play_of(board: Board, reading: Reading, squares: Sequence[tuple[int, int
         first_reason = exc.reason
     else:
         if cand.is_phony:
-            cand = _with_doubtful_ends(board, reading, squares, cand.phony, tileset, lexicon, policy) or cand
+            longer = _with_doubtful_ends(board, reading, squares, cand.phony, tileset, lexicon, policy)
+            if longer is not None:
+                return Interpretation("play", candidate=longer)
+            shorter = _without_bare_ends(board, reading, squares, cand.phony, tileset, lexicon, policy)
+            if shorter is not None:
+                return Interpretation("play", candidate=shorter[0], ignored=shorter[1])
         return Interpretation("play", candidate=cand)
     doubtful = [rc for rc in squares if _maybe_empty(reading, rc, policy)]
     sure = [rc for rc in squares if rc not in doubtful]
@@ -661,6 +681,29 @@ def _with_doubtful_ends(board: Board, reading: Reading, squares: Sequence[tuple[
             continue
         if set(cand.phony) < set(phony):
             return cand
+    return None
+
+
+def _without_bare_ends(board: Board, reading: Reading, squares: Sequence[tuple[int, int]], phony: Sequence[str],
+                       tileset: TileSet, lexicon: Any, policy: ResolvePolicy
+                       ) -> tuple[Candidate, tuple[tuple[int, int], ...]] | None:
+    """The play without a "blank" at an end of its line, when the model also saw an empty square there and
+    leaving it out turns a phony into a word and makes no new one: on a white board a bare square beside a play
+    reads like a bare tile, and a blank that makes no word with any letter is seldom played."""
+    cells = sorted(set(squares))
+    if len(cells) < 2:
+        return None
+    for end in (cells[0], cells[-1]):
+        r, c = end
+        if reading.grid[r][c] != BLANK or not any(a == EMPTY for a, _ in reading.options(r, c)):
+            continue
+        rest = [rc for rc in cells if rc != end]
+        try:
+            cand = resolve_move(board, reading, rest, tileset, lexicon, policy)
+        except NotAMove:
+            continue
+        if set(cand.phony) < set(phony):
+            return cand, (end,)
     return None
 
 

@@ -175,6 +175,7 @@ class MoveTracker:
         self._gate_prev: np.ndarray | None = None
         self._gate_read: np.ndarray | None = None
         self._misread: dict[tuple[int, int], tuple[str, int]] = {}   # square -> (letter read since, settles seen)
+        self._bare: set[tuple[int, int]] = set()    # squares judged empty though read as a blank tile (see below)
         if board_rows is not None:
             self.sync(board_rows)
 
@@ -194,6 +195,7 @@ class MoveTracker:
         self.board = board
         self.last_play = None   # whatever the last play now is, the camera did not see it made
         self._misread = {}      # letters read against the old board count for nothing now
+        self._bare = set()
         # The board the camera last saw settled is not looked at again: after an undo or a refused play the tiles
         # are usually still down, and re-reading them would undo the players' decision. The next change counts.
 
@@ -342,7 +344,10 @@ class MoveTracker:
             self.status = "settled (waiting for a clock)"
             return []
         events: list[DetectedEvent] = self._corrections(reading, t)    # first: the play is judged on them
+        reading = self._without_bare(reading)
         result = interpret(self.board, reading, self.tileset, self.lexicon, self.last_play, self.config.resolve)
+        if result.kind in ("play", "withdraw+play", "none"):
+            self._bare |= {(r, c) for r, c in result.ignored if reading.grid[r][c] == BLANK}
         self._settled_handled = True
         player = clock[1] if clock else None
         if result.kind == "none":
@@ -370,6 +375,14 @@ class MoveTracker:
             self.stats.commits += len(events)
             self.stats.commit_s.append(time.perf_counter() - t0)
         return events
+
+    def _without_bare(self, reading: Reading) -> Reading:
+        """The reading with the squares once judged bare (a "blank" beside a play that made no word with it, or one
+        the set has no blank left for) read empty while they still read as a blank: the same white square reads
+        the same on every board, and would otherwise come back as a new tile. A square that reads anything else
+        is forgotten (a tile put there is read afresh)."""
+        self._bare = {(r, c) for r, c in self._bare if reading.grid[r][c] == BLANK and self.board[r, c] is None}
+        return reading.with_empty(self._bare)
 
     def _corrections(self, reading: Reading, t: float) -> list[DetectedEvent]:
         """Committed tiles that settled boards since have shown clearly as another letter, ``correct_after`` times
