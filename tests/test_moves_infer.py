@@ -344,3 +344,13 @@ def test_a_committed_blank_read_doubtfully_empty_is_still_there():
     # A letter needs less: 93 % is taken as read.
     lettered = Board.from_rows(rows_with(("8H", "CAT")))
     assert diff_board(lettered, doubtful).removed == ((7, 7),)
+
+
+def test_a_bare_square_read_as_a_blank_is_left_out_before_the_tiles_are_split_in_two_plays():
+    board = Board.from_rows(rows_with(("8H", "CAT")))
+    rows = rows_with(("8G", "?"), ("H9", "?T"), base=rows_with(("8H", "CAT")))
+    reading = Reading.from_rows(rows, uncertain={(7, 6): [("?", 0.90), (".", 0.06)],      # a white square
+                                                 (8, 7): [("?", 0.89), (".", 0.07)]})     # a real blank, doubted
+    result = interpret(board, reading, EN, LEX)
+    assert result.kind == "play" and not result.earlier
+    assert str(result.candidate.placement) == "H8 .aT" and result.ignored == ((7, 6),)

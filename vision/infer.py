@@ -652,6 +652,23 @@ def _as_play_of(board: Board, reading: Reading, squares: Sequence[tuple[int, int
             return Interpretation("play", candidate=cand, ignored=tuple(sorted(doubtful)))
         except NotAMove:
             pass
+    # "Blanks" the model also saw empty, left out when the rest is one play: a bare square beside a play reads
+    # like a bare tile on a white board (tried before splitting the tiles into two plays, which would take such
+    # a square with its neighbour for a two-letter word: a blank can be any letter).
+    # Fewest first, the likeliest empty first among as many (a real blank in the play may be doubted too).
+    empty = {rc: sum(p for a, p in reading.options(*rc) if a == EMPTY) for rc in squares
+             if reading.grid[rc[0]][rc[1]] == BLANK}
+    bare = [rc for rc in empty if empty[rc] > 0][:4]
+    drops = [d for k in range(1, len(bare) + 1) for d in sorted(itertools.combinations(bare, k),
+                                                                 key=lambda d: -sum(empty[rc] for rc in d))]
+    for drop in drops:
+        if len(drop) == len(squares):
+            continue
+        try:
+            cand = resolve_move(board, reading, [rc for rc in squares if rc not in drop], tileset, lexicon, policy)
+            return Interpretation("play", candidate=cand, ignored=tuple(sorted(drop)))
+        except NotAMove:
+            continue
     gaps = _doubtful_gaps(board, reading, squares, policy)
     full = sorted(set(squares) | set(gaps))
     if gaps:
