@@ -77,12 +77,12 @@ def test_augmentation_washes_out_a_share_of_the_batch(monkeypatch):
     out = train.augment(x, torch.Generator().manual_seed(3))
     monkeypatch.setattr(train, "WASH_SHARE", 0.0)
     plain = train.augment(x, torch.Generator().manual_seed(3))      # the same draws, none washed
-    lifted = (out - plain).mean(dim=(1, 2, 3))
-    washed = lifted > 0.005
+    washed = (out != plain).flatten(1).any(dim=1)                   # the draws differ only in the wash-out
     assert 0.4 < washed.float().mean() < 0.6
     assert (out >= plain - 1e-6).all() and out.max() <= 1.0        # light is only added, and saturates
-    assert (out[~washed] == plain[~washed]).all()
     # The letter stays darker than the face: washed out, not wiped out.
-    letter = out[washed][:, :, 15:25, 15:25].mean(dim=(1, 2, 3))
-    face = out[washed][:, :, :8, :8].mean(dim=(1, 2, 3))
+    clearly = (out - plain).mean(dim=(1, 2, 3)) > 0.1
+    assert clearly.sum() > 40
+    letter = out[clearly][:, :, 15:25, 15:25].mean(dim=(1, 2, 3))
+    face = out[clearly][:, :, :8, :8].mean(dim=(1, 2, 3))
     assert (letter < face - 0.1).all()
