@@ -354,3 +354,13 @@ def test_a_bare_square_read_as_a_blank_is_left_out_before_the_tiles_are_split_in
     result = interpret(board, reading, EN, LEX)
     assert result.kind == "play" and not result.earlier
     assert str(result.candidate.placement) == "H8 .aT" and result.ignored == ((7, 6),)
+
+
+def test_two_plays_seen_at_once_in_the_same_row_apart_are_split():
+    base = rows_with(("H6", "CAT"), ("M6", "OX"))
+    board = Board.from_rows(base)
+    # Row 8: AT after the T (TAT), an empty square, then ZA under the X: two plays of two tiles, one row.
+    rows = rows_with(("8I", "AT"), ("8L", "ZA"), base=base)
+    result = interpret(board, Reading.from_rows(rows), EN, None)
+    assert result.kind == "play" and len(result.earlier) == 1
+    assert {str(c.placement) for c in result.earlier + (result.candidate,)} == {"8H .AT", "8L ZA"}

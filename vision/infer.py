@@ -821,14 +821,30 @@ def _maybe_empty(reading: Reading, rc: tuple[int, int], policy: ResolvePolicy) -
         a == EMPTY and p >= policy.min_alternative for a, p in reading.options(r, c))
 
 
+def _runs(board: Board, line: Sequence[tuple[int, int]]) -> list[frozenset[tuple[int, int]]]:
+    """The new squares of one row or column (sorted) in runs that tiles already down join; [] for one run."""
+    runs, run = [], [line[0]]
+    for (r0, c0), (r1, c1) in zip(line, line[1:]):
+        between = [(r, c) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1) if (r, c) not in ((r0, c0), (r1, c1))]
+        if all(board[rc] is not None for rc in between):
+            run.append((r1, c1))
+        else:
+            runs.append(frozenset(run))
+            run = [(r1, c1)]
+    runs.append(frozenset(run))
+    return runs if len(runs) > 1 else []
+
+
 def _split_in_two(board: Board, reading: Reading, squares: Sequence[tuple[int, int]], tileset: TileSet,
                   lexicon: Any, policy: ResolvePolicy) -> tuple[Candidate, Candidate] | None:
     """Two plays, one after the other, that together place exactly ``squares`` (each part one row or column)."""
     cells = sorted(set(squares))
     if not 2 <= len(cells) <= 2 * 9:
         return None
-    parts = {frozenset(rc for rc in cells if rc[0] == r) for r, _ in cells}
-    parts |= {frozenset(rc for rc in cells if rc[1] == c) for _, c in cells}
+    lines = {frozenset(rc for rc in cells if rc[0] == r) for r, _ in cells}
+    lines |= {frozenset(rc for rc in cells if rc[1] == c) for _, c in cells}
+    # A line may hold both plays, apart (ZO and then CIT in the same row, an empty square between): its runs too.
+    parts = lines | {run for line in lines for run in _runs(board, sorted(line))}
     for part in sorted(parts, key=lambda p: (-len(p), sorted(p))):
         rest = [rc for rc in cells if rc not in part]
         if not rest:
