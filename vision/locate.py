@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,7 +30,7 @@ import cv2
 import numpy as np
 
 from tilecam.vision.gridfit import fit_grid, grid_corners
-from tilecam.vision.premiums import premium_centres, premium_misfit
+from tilecam.vision.premiums import board_lab, misfit, premium_centres, square_colours
 from tilecam.vision.warp import homography_to_rectified
 
 
@@ -75,6 +76,7 @@ def locate_board(image: np.ndarray, cfg: LocateConfig = LocateConfig(), hint: Bo
         score = lattice_score(gray, hint.corners, cfg)
         if score >= cfg.hint_min_score:
             return BoardLocation(hint.corners, hint.homography, score, "hint")
+    premiums = _premium_finder(image, cfg.size)
     coarse: list[tuple[float, np.ndarray]] = []
     for quad in _outline_candidates(gray, cfg):
         try:
@@ -89,15 +91,15 @@ def locate_board(image: np.ndarray, cfg: LocateConfig = LocateConfig(), hint: Bo
         score = lattice_score(gray, corners, cfg)
         for _ in range(cfg.refinements):   # each pass removes most of the perspective the last one left
             try:
-                refined = _refine_grid(gray, corners, cfg, colour=image if image.ndim == 3 else None)
+                refined = _refine_grid(gray, corners, cfg, premiums=premiums)
             except BoardNotFound:
                 break
             refined_score = lattice_score(gray, refined, cfg)
-            if refined_score < 0.9 * score and not _premiums_prefer(image, refined, corners, cfg.size):
+            if refined_score < 0.9 * score and not _premiums_prefer(premiums, refined, corners, cfg.size):
                 break       # locked onto tile edges or the frame: keep the lattice fit
             corners, score = refined, refined_score
-        if best is None or _premiums_prefer(image, corners, best[1], cfg.size) or (
-                score > best[0] and not _premiums_prefer(image, best[1], corners, cfg.size)):
+        if best is None or _premiums_prefer(premiums, corners, best[1], cfg.size) or (
+                score > best[0] and not _premiums_prefer(premiums, best[1], corners, cfg.size)):
             best = (score, corners)
     score, corners = best
     if image.ndim == 3:
@@ -271,7 +273,7 @@ def _refine_axes(gray: np.ndarray, corners: np.ndarray, cfg: LocateConfig) -> np
 
 
 def _refine_grid(gray: np.ndarray, corners: np.ndarray, cfg: LocateConfig, bands: int = 6,
-                 colour: np.ndarray | None = None) -> np.ndarray:
+                 premiums: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]] | None = None) -> np.ndarray:
     """The grid found so far, refined line by line: in the square it rectifies to, each of the 16 lines of each
     axis is measured in ``bands`` strips across it (the strongest gradient near where the line should be), and
     one homography is fitted to all those points in the image (``tilecam.vision.gridfit``), dropping the ones that
@@ -313,9 +315,8 @@ def _refine_grid(gray: np.ndarray, corners: np.ndarray, cfg: LocateConfig, bands
                 weights.append(min(float(strength[k]), 4.0))
     in_image = cv2.perspectiveTransform(np.array(points, np.float32).reshape(-1, 1, 2),
                                         np.linalg.inv(h)).reshape(-1, 2) if points else np.zeros((0, 2), np.float32)
-    kinds = _premium_kinds(size) if colour is not None else None
-    if kinds is not None:   # the premium squares' centres: on both a vertical and a horizontal half-line each
-        centres, cells = premium_centres(colour, corners, kinds)
+    if premiums is not None:   # the premium squares' centres: on both a vertical and a horizontal half-line each
+        centres, cells = premiums(corners)
         for axis in (0, 1):
             in_image = np.concatenate([in_image, centres])
             axes += [axis] * len(centres)
@@ -330,19 +331,37 @@ def _refine_grid(gray: np.ndarray, corners: np.ndarray, cfg: LocateConfig, bands
     return grid_corners(fit, size)
 
 
-def _premiums_prefer(image: np.ndarray, refined: np.ndarray, corners: np.ndarray, size: int) -> bool:
+def _premium_finder(image: np.ndarray, size: int
+                    ) -> Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]] | None:
+    """``premium_centres`` of this frame as a function of the grid's corners, each grid measured once (the
+    refinement and the comparisons between grids ask for the same ones); None for a gray frame or no layout."""
+    kinds = _premium_kinds(size) if image.ndim == 3 else None
+    if kinds is None:
+        return None
+    found: dict[bytes, tuple[np.ndarray, np.ndarray]] = {}
+
+    def centres(corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        key = np.asarray(corners, np.float32).tobytes()
+        if key not in found:
+            found[key] = premium_centres(image, corners, kinds)
+        return found[key]
+
+    return centres
+
+
+def _premiums_prefer(premiums: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]] | None, refined: np.ndarray,
+                     corners: np.ndarray, size: int) -> bool:
     """Whether the premium squares clearly say ``refined`` is the better grid: their centres fall on their cells'
     centres under it (within 6/100 of a square on average, at least 8 found) and much better than under
     ``corners``. The lattice score alone can prefer a grid locked onto rows of tiles to the true one whose faint
     lines a glare washed out."""
-    kinds = _premium_kinds(size) if image.ndim == 3 else None
-    if kinds is None:
+    if premiums is None:
         return False
-    found, misfit = premium_misfit(image, refined, kinds)
-    if found < 8 or misfit > 0.06:
+    points, cells = premiums(refined)
+    fit = misfit(points, cells, refined, size)
+    if len(points) < 8 or fit > 0.06:
         return False
-    _, before = premium_misfit(image, corners, kinds)
-    return misfit < 0.6 * before
+    return fit < 0.6 * misfit(*premiums(corners), corners, size)
 
 
 def _fit_lattice_span(profile: np.ndarray, size: int, pad: float) -> tuple[float, float, float]:
@@ -406,14 +425,8 @@ def snap_to_layout(image: np.ndarray, corners: np.ndarray, size: int = 15, cell:
     kinds = _premium_kinds(size)
     if kinds is None:
         return corners
-    span = size + 2
-    dst = np.array([[cell, cell], [(size + 1) * cell, cell], [(size + 1) * cell, (size + 1) * cell],
-                    [cell, (size + 1) * cell]], np.float32)
-    h = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
-    board = cv2.warpPerspective(image, h, (span * cell, span * cell), flags=cv2.INTER_AREA)
-    lab = cv2.cvtColor(board, cv2.COLOR_BGR2LAB).astype(np.float32)
-    q = cell // 4      # the middle half of each square: clear of grid lines and a neighbour's tile
-    cells = lab.reshape(span, cell, span, cell, 3)[:, q:cell - q, :, q:cell - q].mean(axis=(1, 3))
+    lab, h = board_lab(image, corners, size, cell)
+    cells = square_colours(lab, size, cell)
     scores = {(dx, dy): _layout_agreement(cells[1 + dy:1 + dy + size, 1 + dx:1 + dx + size], kinds)
               for dy in (-1, 0, 1) for dx in (-1, 0, 1)}
     best = max(scores, key=scores.get)

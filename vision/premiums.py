@@ -27,14 +27,8 @@ def premium_centres(image: np.ndarray, corners: np.ndarray, kinds: np.ndarray
     layout's premium ``kinds`` (size x size strings, "" for a plain square)."""
     size = kinds.shape[0]
     c = CELL_PX
-    span = size + 2                     # one cell of margin all round: windows reach past the outer cells
-    dst = np.array([[c, c], [(size + 1) * c, c], [(size + 1) * c, (size + 1) * c], [c, (size + 1) * c]],
-                   np.float32)
-    h = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
-    board = cv2.warpPerspective(image, h, (span * c, span * c), flags=cv2.INTER_AREA)
-    lab = cv2.cvtColor(board, cv2.COLOR_BGR2LAB)
-    q = c // 4
-    middles = lab.reshape(span, c, span, c, 3)[1:-1, q:c - q, 1:-1, q:c - q].mean(axis=(1, 3))
+    lab, h = board_lab(image, corners, size, c)
+    middles = square_colours(lab, size, c)[1:-1, 1:-1]
     plain = np.median(middles[kinds == ""], axis=0)
     reach = REACH * c
     from_plain = _distance(lab, plain)
@@ -64,6 +58,36 @@ def premium_centres(image: np.ndarray, corners: np.ndarray, kinds: np.ndarray
     return points, np.array(found_cells, np.float32)
 
 
+def board_lab(image: np.ndarray, corners: np.ndarray, size: int, cell: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(lab, h)``: the board rectified small in 8-bit Lab, ``cell`` px a square with one square of margin all
+    round (``(size + 2) * cell`` px a side), and the homography from the image to it."""
+    span = size + 2
+    dst = np.array([[cell, cell], [(size + 1) * cell, cell], [(size + 1) * cell, (size + 1) * cell],
+                    [cell, (size + 1) * cell]], np.float32)
+    h = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
+    board = cv2.warpPerspective(image, h, (span * cell, span * cell), flags=cv2.INTER_AREA)
+    return cv2.cvtColor(board, cv2.COLOR_BGR2LAB), h
+
+
+def square_colours(lab: np.ndarray, size: int, cell: int) -> np.ndarray:
+    """Each square's colour in a :func:`board_lab` picture ((size + 2) x (size + 2) x 3, margin included): the mean
+    of its middle half, clear of grid lines and a neighbour's tile."""
+    span, q = size + 2, cell // 4
+    return lab.reshape(span, cell, span, cell, 3)[:, q:cell - q, :, q:cell - q].mean(axis=(1, 3))
+
+
+def misfit(points: np.ndarray, cells: np.ndarray, corners: np.ndarray, size: int) -> float:
+    """Mean distance (in squares) of premium centres ``points`` from their ``cells`` under the grid ``corners``
+    (``inf`` for none). The mean, not the median: a grid right on one side and a third of a square off on the
+    other is off on few."""
+    if not len(points):
+        return float("inf")
+    unit = np.array([[0, 0], [size, 0], [size, size], [0, size]], np.float32)
+    to_grid = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), unit)
+    in_grid = cv2.perspectiveTransform(np.asarray(points, np.float32).reshape(-1, 1, 2), to_grid).reshape(-1, 2)
+    return float(np.mean(np.linalg.norm(in_grid - cells, axis=1)))
+
+
 def _distance(lab: np.ndarray, colour: np.ndarray) -> np.ndarray:
     """Each pixel's L1 distance from ``colour`` (8-bit Lab), in OpenCV: ten times as fast as numpy's norm."""
     l_, a_, b_ = cv2.split(cv2.absdiff(lab, tuple(float(v) for v in colour) + (0.0,)))
@@ -87,14 +111,6 @@ def _whole_patch(stats: np.ndarray, centroids: np.ndarray, middle: tuple[float, 
 
 
 def premium_misfit(image: np.ndarray, corners: np.ndarray, kinds: np.ndarray) -> tuple[int, float]:
-    """``(found, misfit)``: how many premium squares were found for the grid ``corners`` and the mean distance
-    (in squares) of their centres from their cells' centres under that grid (``inf`` when none were found). The
-    mean, not the median: a grid right on one side and a third of a square off on the other is off on few."""
+    """``(found, misfit)``: how many premium squares were found for the grid ``corners`` and their :func:`misfit`."""
     points, cells = premium_centres(image, corners, kinds)
-    if not len(points):
-        return 0, float("inf")
-    size = kinds.shape[0]
-    unit = np.array([[0, 0], [size, 0], [size, size], [0, size]], np.float32)
-    to_grid = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), unit)
-    in_grid = cv2.perspectiveTransform(points.reshape(-1, 1, 2), to_grid).reshape(-1, 2)
-    return len(points), float(np.mean(np.linalg.norm(in_grid - cells, axis=1)))
+    return len(points), misfit(points, cells, corners, kinds.shape[0])
