@@ -199,6 +199,9 @@ def test_vision_reading_adapter_lone_unsure_squares_and_hands():
     assert str(resolve_move(Board(), reading, [(7, 7), (7, 8), (7, 9)], EN).placement) == "8H CAT"
     hand = {(r, c): {"#": 0.9, ".": 0.1} for r in range(3) for c in range(2)}
     assert as_reading(_FakeBoardReading({**cat, **hand})).any_occluded
+    # one square, but the model sees nothing there except "covered": a fingertip, not an odd tile
+    finger = as_reading(_FakeBoardReading({**cat, (0, 5): {"#": 0.95, "A": 0.02, "T": 0.01, ".": 0.02}}))
+    assert finger.any_occluded and finger.grid[0][5] == "#"
 
 
 def test_an_unsure_blank_yields_to_a_letter_the_model_also_sees():

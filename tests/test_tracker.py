@@ -282,6 +282,33 @@ def test_a_tile_misread_when_committed_is_corrected_once_later_boards_show_it_cl
     assert recorder.game.scores == truth.scores
 
 
+def test_a_letter_committed_as_a_blank_is_corrected_when_later_boards_show_its_letter():
+    from tilecam.engine.rules import Rules
+    from tilecam.vision.tracker import GameRecorder
+
+    tr = MoveTracker("english", config=TrackerConfig(settle_readings=1))
+    recorder = GameRecorder(["Ann", "Bob"], Rules(max_scoreless_turns=None))
+    # CAT's A read as a bare (blank) tile when committed; the players named it A
+    seen = run(tr, [hand_over(CAT), Reading.from_rows(rows_with(("8H", "C?T")))])
+    assert [str(e) for e in seen] == ["play 8H C?T"] and seen[0].pending_blanks
+    assert recorder.apply(seen[0])
+    from tilecam.engine.board import Tile
+
+    recorder.game.board[7, 8] = Tile("A", True)          # as the web's answer sets it
+    tr.set_named_blank(7, 8, "A")
+    assert tr.board[7, 8].is_blank
+    boards = [rows_with(("8H", "CAT"), ("J9", "AX")), rows_with(("8H", "CAT"), ("J9", "AX"), ("K10", "I"))]
+    for rows in boards + boards[-1:]:
+        for event in run(tr, [hand_over(rows), Reading.from_rows(rows)]):
+            seen.append(event)
+            recorder.apply(event)
+    assert [str(e) for e in seen][1:] == ["play J8 .AX", "play 10J .I", "correct I8 to A"]
+    assert "a blank" in seen[-1].note
+    assert not tr.board[7, 8].is_blank and tr.board.rows() == boards[-1]
+    cat = recorder.game.history[0]
+    assert cat.word == "CAT" and cat.score == 10          # the A counts its point now (a blank: 8)
+
+
 def test_a_letter_read_differently_once_or_in_the_last_play_is_not_corrected():
     tr = MoveTracker("english", config=TrackerConfig(settle_readings=1))
     run(tr, [hand_over(CAT), Reading.from_rows(CAT)])

@@ -163,3 +163,18 @@ def test_one_line_tells_a_first_word_from_a_hand():
     column = ["." * 7 + ch + "." * 7 for ch in ".....A##B......"]
     assert _one_line(word) and _one_line(column)
     assert not _one_line(hand) and not _one_line(empty)
+
+
+def test_a_first_word_lying_sideways_and_read_as_empty_squares_still_tells_the_reader_which_edge_is_row_one():
+    """A classic board a quarter turn round: the first word's sideways letters read as empty squares (doubtfully)
+    and one unsure square, no letter at all; the reader looks at all four turns and finds the word upright."""
+    from tilecam.models import synth
+    from tilecam.vision.tracker import default_reader
+
+    scene = synth.sample_scene(np.random.default_rng(8118))
+    assert scene.style == "classic/wood/cm" and 60 < scene.roll_deg < 70
+    grid = ["." * 15] * 7 + ["...FEYED......."] + ["." * 15] * 7
+    image = synth.render_board(grid, seed=8118, scene=scene).image
+    sideways = default_reader("english", rotation=0)(image)
+    assert not any(ch.isalpha() for row in sideways.grid for ch in row)
+    assert list(default_reader("english")(image).grid) == grid

@@ -193,13 +193,15 @@ class Reading:
 
     @classmethod
     def from_board_reading(cls, reading: Any, top_k: int = 4, min_p: float = 0.01,
-                           lone_unsure: int = 2) -> "Reading":
+                           lone_unsure: int = 2, lone_other: float = 0.05) -> "Reading":
         """Adapt the vision reader's ``BoardReading`` (``grid``, ``confidence``, ``occluded``, and per-square class
         probabilities ``probs`` over the class labels ``classes``/``labels``) to a :class:`Reading`.
 
         At most ``lone_unsure`` squares labelled ``#`` (occluded/unsure) in a reading are taken as the model being
         unsure of a tile, not as a hand (a hand covers many squares): each gets its best other label, doubtfully,
-        so that one odd tile cannot keep the board from ever settling."""
+        so that one odd tile cannot keep the board from ever settling — when the model left that label at least
+        ``lone_other``. A square the model sees nothing but "covered" on is covered (a fingertip still over the
+        board's edge while the hand hovers)."""
         grid = tuple(str(row) for row in reading.grid)
         n = len(grid)
         conf = np.asarray(reading.confidence, dtype=float).reshape(n, n)
@@ -222,7 +224,7 @@ class Reading:
                     opts = tuple((classes[j], float(p[i, j])) for j in order[i] if p[i, j] >= min_p)
                     if grid[r][c] == OCCLUDED and lone:
                         opts = tuple(o for o in opts if o[0] != OCCLUDED)
-                        if not opts:
+                        if not opts or opts[0][1] < lone_other:
                             continue
                         rows[r][c], conf[r, c] = opts[0]
                         occ[r, c] = False

@@ -8,43 +8,63 @@ has no answer and keeps rotation 0.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
-from tilecam.vision.classify import EMPTY, TileClassifier
+from tilecam.vision.classify import EMPTY, OCCLUDED, TileClassifier
 from tilecam.vision.locate import BoardLocation, locate_board
 from tilecam.vision.read import letters_of, rotate_corners
 from tilecam.vision.warp import cut_cells, warp_board
 
 
-def rotation_scores(image: np.ndarray, classifier: TileClassifier, tileset="english",
-                    location: BoardLocation | None = None) -> list[float]:
-    """Mean letter confidence on the tile squares for each of the four quarter turns (higher: more upright)."""
+@dataclass(frozen=True)
+class Orientation:
+    """The quarter turns that bring row 1 to the top, with what they were told from."""
+    rotation: int
+    scores: tuple[float, ...]     # per turn: mean tile-class confidence on the tile squares (higher: more upright)
+    tiles: int                    # squares read as a tile (or unsure) in at least one of the turns
+    letters: int                  # squares read as a letter in the chosen turn
+
+
+def find_orientation(image: np.ndarray, classifier: TileClassifier, tileset="english",
+                     location: BoardLocation | None = None, margin: float = 0.02) -> Orientation:
+    """Read the board in all four turns and keep the one whose tiles read most surely as tiles; 0 unless another
+    turn is clearly (``margin``) better. An empty board has no answer: rotation 0, ``tiles`` 0."""
     location = location or locate_board(image)
     letters = letters_of(tileset)
-    warped = warp_board(image, location.corners)
-    crops = cut_cells(warped)
-    labels, probs = classifier.classify(crops, letters=letters)
-    # A letter lying sideways is often read as unsure (#), not as a letter: those squares count as tiles too
-    # (the caller makes sure no hand is over the board), or the turn would be judged on the round letters alone.
-    tiles = np.array([lab != EMPTY for lab in labels])
-    if tiles.sum() == 0:
-        return [1.0, 0.0, 0.0, 0.0]
-    scores = []
+    reads = []
     for k in range(4):
-        if k == 0:
-            p = probs      # the unturned board was classified above
-        else:
-            _, p = classifier.classify(cut_cells(warp_board(image, rotate_corners(location.corners, k))),
-                                       letters=letters)
-        # Only the crops that hold tiles, wherever they land after the turn.
-        mask = np.rot90(tiles.reshape(15, 15), k).reshape(-1)
-        scores.append(float(p[mask].max(axis=1).mean()))
-    return scores
+        labels, probs = classifier.classify(cut_cells(warp_board(image, rotate_corners(location.corners, k))),
+                                            letters=letters)
+        reads.append((np.array(labels).reshape(15, 15), probs))
+    # The tile squares are those any turn reads as not empty, taken back to the unturned board: a letter lying
+    # sideways is often read as unsure (#) or even as an empty square, so one turn alone would miss some.
+    tiles = np.zeros((15, 15), bool)
+    for k, (labels, _) in enumerate(reads):
+        tiles |= np.rot90(labels != EMPTY, -k)
+    if not tiles.any():
+        return Orientation(0, (1.0, 0.0, 0.0, 0.0), 0, 0)
+    classes = list(classifier.classes)
+    tile_class = np.array([c not in (EMPTY, OCCLUDED) for c in classes])
+    scores = []
+    for k, (_, probs) in enumerate(reads):
+        mask = np.rot90(tiles, k).reshape(-1)           # the same squares, wherever they land after the turn
+        scores.append(float(probs[mask][:, tile_class].max(axis=1).mean()))
+    best = int(np.argmax(scores))
+    rotation = best if scores[best] > scores[0] + margin else 0
+    labels = reads[rotation][0]
+    n_letters = int(sum(lab.isalpha() for lab in labels.reshape(-1)))
+    return Orientation(rotation, tuple(scores), int(tiles.sum()), n_letters)
+
+
+def rotation_scores(image: np.ndarray, classifier: TileClassifier, tileset="english",
+                    location: BoardLocation | None = None) -> list[float]:
+    """Mean tile-class confidence on the tile squares for each of the four quarter turns (higher: more upright)."""
+    return list(find_orientation(image, classifier, tileset, location).scores)
 
 
 def best_rotation(image: np.ndarray, classifier: TileClassifier, tileset="english",
                   location: BoardLocation | None = None, margin: float = 0.02) -> int:
     """The quarter turns that bring row 1 to the top; 0 unless another turn is clearly better."""
-    scores = rotation_scores(image, classifier, tileset, location)
-    best = int(np.argmax(scores))
-    return best if scores[best] > scores[0] + margin else 0
+    return find_orientation(image, classifier, tileset, location, margin).rotation

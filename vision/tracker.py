@@ -397,7 +397,9 @@ class MoveTracker:
         events: list[DetectedEvent] = []
         for r, c, tile in self.board.tiles():
             label = reading.grid[r][c]
-            if ((r, c) in last or tile.is_blank or label in (EMPTY, OCCLUDED, BLANK) or label == tile.letter
+            # a blank read clearly as a letter was a letter misread bare (a blank has nothing printed to read)
+            same = label == tile.letter and not tile.is_blank
+            if ((r, c) in last or label in (EMPTY, OCCLUDED, BLANK) or same
                     or reading.confidence[r, c] < cfg.correct_above):
                 continue
             before, count = self._misread.get((r, c), ("", 0))
@@ -407,8 +409,8 @@ class MoveTracker:
                 continue
             self.board[r, c] = Tile(label)
             events.append(DetectedEvent("correct", t=t, square=(r, c), letter=label,
-                                        note=f"{square_name(r, c)} was committed as {tile.letter} and has read "
-                                             f"{label} since"))
+                                        note=f"{square_name(r, c)} was committed as "
+                                             f"{'a blank' if tile.is_blank else tile.letter} and has read {label} since"))
         self._misread = seen
         return events
 
@@ -462,11 +464,21 @@ class MoveTracker:
 
 ORIENT_MIN_TILES = 2      # tiles on the board (one a letter) before the reader decides which edge is row 1 …
 ORIENT_MAX_UNSURE = 2     # … with at most this many squares read as occluded (more: a hand is over the board)
+ORIENT_DOUBT = 0.9        # a square read empty less surely than this may be a tile lying sideways
+
+
+def _may_show_tiles(reading: Any) -> bool:
+    """Whether two or more squares are read as something, or as empty only doubtfully (a letter turned a quarter
+    turn can look like neither): worth reading the board in its other turns. A bare board is not (it costs three
+    more classifications a frame)."""
+    probs = np.asarray(reading.probs)
+    empty = list(reading.classes).index(EMPTY)
+    return int((probs[:, empty] < ORIENT_DOUBT).sum()) >= ORIENT_MIN_TILES
 
 
 def _one_line(grid: Sequence[str]) -> bool:
     """Whether the squares read as anything but empty lie in one row or one column."""
-    squares = [(r, c) for r, row in enumerate(grid) for c, ch in enumerate(row) if ch != "."]
+    squares = [(r, c) for r, row in enumerate(grid) for c, ch in enumerate(row) if ch != EMPTY]
     return bool(squares) and (len({r for r, _ in squares}) == 1 or len({c for _, c in squares}) == 1)
 
 
@@ -479,7 +491,7 @@ def default_reader(tileset: str, threads: int = 1, model: Any = None, rotation: 
     letters read surely), and keep it, as a calibration would. A board turned later is the tracker's business
     (it matches the committed tiles)."""
     from tilecam.vision.classify import TileClassifier
-    from tilecam.vision.orient import best_rotation
+    from tilecam.vision.orient import find_orientation
     from tilecam.vision.read import read_board
 
     classifier = TileClassifier.load(model, threads=threads)
@@ -489,19 +501,19 @@ def default_reader(tileset: str, threads: int = 1, model: Any = None, rotation: 
         # the last location is the hint: kept while it still fits the frame, found again when the board moved
         reading = read_board(image, classifier, tileset=tileset, hint=state["hint"], rotation=state["rotation"] or 0)
         state["hint"] = getattr(reading, "location", None)
-        # A letter sideways or upside down may read as unsure (#): a few are allowed, and count as tiles (the
-        # first word's L and B lying sideways read #, its O a letter), a hand's worth is not — unless they all lie
-        # in one row or column with the letters: a first word, not a hand.
-        if state["rotation"] is None and (int(reading.occluded.sum()) <= ORIENT_MAX_UNSURE
-                                          or _one_line(reading.grid)):
-            letters = sum(ch.isalpha() for row in reading.grid for ch in row)
-            tiles = sum(ch != "." for row in reading.grid for ch in row)
-            if letters and tiles >= ORIENT_MIN_TILES:
-                state["rotation"] = best_rotation(image, classifier, tileset, reading.location)
-                log.info("the board's row 1 is %d quarter turns from the picture's top edge", state["rotation"])
-                if state["rotation"]:
+        # A letter sideways or upside down may read as unsure (#) or even as an empty square read doubtfully: a
+        # few unsure squares are allowed (the first word's L and B lying sideways read #, its O a letter), a hand's
+        # worth is not — unless they all lie in one row or column: a first word, not a hand. The turn is then told
+        # from all four readings (``orient.find_orientation``), and kept once one shows a letter among two tiles.
+        if state["rotation"] is None and _may_show_tiles(reading) and (
+                int(reading.occluded.sum()) <= ORIENT_MAX_UNSURE or _one_line(reading.grid)):
+            found = find_orientation(image, classifier, tileset, reading.location)
+            if found.letters and found.tiles >= ORIENT_MIN_TILES:
+                state["rotation"] = found.rotation
+                log.info("the board's row 1 is %d quarter turns from the picture's top edge", found.rotation)
+                if found.rotation:
                     reading = read_board(image, classifier, tileset=tileset, hint=reading.location,
-                                         rotation=state["rotation"])
+                                         rotation=found.rotation)
         return reading
 
     return read
