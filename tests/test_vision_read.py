@@ -145,6 +145,38 @@ def test_a_square_read_doubtfully_is_looked_at_again_in_moved_crops():
     assert look_again(warped, np.tile([0.98, 0.01, 0.005, 0.005], (225, 1)), classes, classify).shape == (225, 4)
 
 
+def test_a_square_read_doubtfully_between_two_labels_is_read_again_from_five_views_averaged():
+    from tilecam.vision.read import read_doubtful_squares_again
+    from tilecam.vision.warp import CELL_PX, CONTEXT_PX, MARGIN_PX, board_px
+
+    classes = (".", "K", "R", "#")
+    side = board_px()
+    yy, xx = np.mgrid[0:side, 0:side]
+    warped = np.dstack([yy % 256, xx % 256, yy // 256 * 16 + xx // 256]).astype(np.uint8)
+    cut = []
+
+    def classify(crops):       # the R at (4, 6): its middle crop looks like a K, the moved ones like the R it is
+        out = []
+        for crop in crops:
+            y = int(crop[0, 0, 0]) + (int(crop[0, 0, 2]) // 16) * 256 - (MARGIN_PX - CONTEXT_PX)
+            x = int(crop[0, 0, 1]) + (int(crop[0, 0, 2]) % 16) * 256 - (MARGIN_PX - CONTEXT_PX)
+            cut.append((y, x))
+            middle = (y, x) == (4 * CELL_PX, 6 * CELL_PX)
+            out.append([0.0, 0.52, 0.46, 0.02] if middle else [0.0, 0.3, 0.68, 0.02])
+        return np.array(out)
+
+    probs = np.tile([0.98, 0.01, 0.005, 0.005], (225, 1))
+    probs[4 * 15 + 6] = [0.0, 0.52, 0.46, 0.02]          # R read as K, doubtfully
+    probs[9 * 15 + 9] = [0.0, 0.75, 0.23, 0.02]          # sure enough: not read again
+    out = read_doubtful_squares_again(warped, probs, classify)
+    assert classes[out[4 * 15 + 6].argmax()] == "R"
+    np.testing.assert_allclose(out[4 * 15 + 6], [0.0, (0.52 + 4 * 0.3) / 5, (0.46 + 4 * 0.68) / 5, 0.02])
+    assert len(cut) == 5 and (np.delete(out, [4 * 15 + 6], axis=0) == np.delete(probs, [4 * 15 + 6], axis=0)).all()
+    cut.clear()
+    sure = np.tile([0.98, 0.01, 0.005, 0.005], (225, 1))
+    assert (read_doubtful_squares_again(warped, sure, classify) == sure).all() and not cut
+
+
 @pytest.mark.parametrize("turn", [cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_90_COUNTERCLOCKWISE])
 def test_the_trackers_reader_learns_a_quarter_turn_from_a_first_word_lying_sideways(game04, turn):
     from tilecam.vision.tracker import default_reader

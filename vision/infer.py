@@ -112,6 +112,10 @@ class Reading:
             return tuple(alts)
         return ((self.grid[r][c], float(self.confidence[r, c])),)
 
+    def probability(self, r: int, c: int, label: str) -> float:
+        """The model's probability of ``label`` on a square (0 where it is not among the options kept)."""
+        return sum(p for a, p in self.options(r, c) if a == label)
+
     @property
     def any_occluded(self) -> bool:
         return bool(self.occluded.any()) or any(OCCLUDED in row for row in self.grid)
@@ -658,7 +662,7 @@ def _as_play_of(board: Board, reading: Reading, squares: Sequence[tuple[int, int
     # like a bare tile on a white board (tried before splitting the tiles into two plays, which would take such
     # a square with its neighbour for a two-letter word: a blank can be any letter).
     # Fewest first, the likeliest empty first among as many (a real blank in the play may be doubted too).
-    empty = {rc: sum(p for a, p in reading.options(*rc) if a == EMPTY) for rc in squares
+    empty = {rc: reading.probability(*rc, EMPTY) for rc in squares
              if reading.grid[rc[0]][rc[1]] == BLANK}
     bare = [rc for rc in empty if empty[rc] > 0][:4]
     drops = [d for k in range(1, len(bare) + 1) for d in sorted(itertools.combinations(bare, k),
@@ -776,7 +780,7 @@ def _doubtful_gaps(board: Board, reading: Reading, squares: Sequence[tuple[int, 
         return []
     gaps = [rc for rc in line if rc not in cells and board[rc] is None]
     for r, c in gaps:
-        empty = sum(p for a, p in reading.options(r, c) if a == EMPTY)
+        empty = reading.probability(r, c, EMPTY)
         if 1 - empty < policy.doubted_gap:
             return []
     return gaps

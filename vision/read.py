@@ -15,6 +15,8 @@ SIZE = 15
 LOOK_AGAIN_BELOW = 0.7     # a square read this doubtfully between empty and a tile is looked at again …
 LOOK_AGAIN_SHIFT = 3       # … in crops moved this many pixels up, down, left and right; a tile read in one of them …
 LOOK_AGAIN_SURE = 0.9      # … this surely is taken (a tile put down off its square's middle is seen whole there)
+AVERAGE_BELOW = 0.7        # a square still read this doubtfully (any two labels) is read again …
+AVERAGE_SHIFT = 2          # … from its crop and four crops moved this many pixels, their probabilities averaged
 
 
 @dataclass(frozen=True, eq=False)
@@ -78,7 +80,12 @@ def read_board(image: np.ndarray, classifier: TileClassifier, tileset="english",
     t2 = time.perf_counter()
     letters = letters_of(tileset)
     _, probs = classifier.classify(crops, letters=letters)
-    probs = look_again(warped, probs, classifier.classes, lambda c: classifier.classify(c, letters=letters)[1])
+
+    def again(more_crops: np.ndarray) -> np.ndarray:
+        return classifier.classify(more_crops, letters=letters)[1]
+
+    probs = look_again(warped, probs, classifier.classes, again)
+    probs = read_doubtful_squares_again(warped, probs, again)
     labels = [classifier.classes[i] for i in probs.argmax(axis=1)]
     t3 = time.perf_counter()
     conf = probs.max(axis=1).reshape(SIZE, SIZE)
@@ -119,4 +126,22 @@ def look_again(warped: np.ndarray, probs: np.ndarray, classes, classify) -> np.n
     return out
 
 
-__all__ = ["BoardReading", "read_board", "look_again", "rotate_corners", "letters_of", "EMPTY", "BLANK", "OCCLUDED"]
+def read_doubtful_squares_again(warped: np.ndarray, probs: np.ndarray, classify, below: float = AVERAGE_BELOW,
+                                shift: int = AVERAGE_SHIFT) -> np.ndarray:
+    """``probs`` with each square whose best label has less than ``below`` read again: its crop and four crops
+    moved ``shift`` px up, down, left and right are ``classify``-ed and the five readings averaged. One crop of a
+    letter the model finds ambiguous (R or K in an unseen font, a bare white square or a blank) can fall either
+    way; a few views a pixel or two apart mostly agree on the right one. Only a few squares a board are doubtful
+    (about one in 500 on the held-out renders), so this costs little. Returns a new array."""
+    doubtful = np.flatnonzero(probs.max(axis=1) < below)
+    if not len(doubtful):
+        return probs
+    shifts = ((0, 0), (-shift, 0), (shift, 0), (0, -shift), (0, shift))
+    crops = np.stack([cut_cell(warped, *divmod(int(i), SIZE), dy, dx) for i in doubtful for dy, dx in shifts])
+    views = np.asarray(classify(crops)).reshape(len(doubtful), len(shifts), -1)
+    out = probs.copy()
+    out[doubtful] = views.mean(axis=1)
+    return out
+
+
+__all__ = ["BoardReading", "read_board", "look_again", "read_doubtful_squares_again", "rotate_corners", "letters_of", "EMPTY", "BLANK", "OCCLUDED"]
