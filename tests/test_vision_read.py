@@ -168,13 +168,13 @@ def test_a_square_read_doubtfully_between_two_labels_is_read_again_from_five_vie
     probs = np.tile([0.98, 0.01, 0.005, 0.005], (225, 1))
     probs[4 * 15 + 6] = [0.0, 0.52, 0.46, 0.02]          # R read as K, doubtfully
     probs[9 * 15 + 9] = [0.0, 0.75, 0.23, 0.02]          # sure enough: not read again
-    out = read_doubtful_squares_again(warped, probs, classify)
+    out = read_doubtful_squares_again(warped, probs, classes, classify)
     assert classes[out[4 * 15 + 6].argmax()] == "R"
     np.testing.assert_allclose(out[4 * 15 + 6], [0.0, (0.52 + 4 * 0.3) / 5, (0.46 + 4 * 0.68) / 5, 0.02])
     assert len(cut) == 5 and (np.delete(out, [4 * 15 + 6], axis=0) == np.delete(probs, [4 * 15 + 6], axis=0)).all()
     cut.clear()
     sure = np.tile([0.98, 0.01, 0.005, 0.005], (225, 1))
-    assert (read_doubtful_squares_again(warped, sure, classify) == sure).all() and not cut
+    assert (read_doubtful_squares_again(warped, sure, classes, classify) == sure).all() and not cut
 
 
 @pytest.mark.parametrize("turn", [cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_90_COUNTERCLOCKWISE])

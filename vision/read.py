@@ -85,7 +85,7 @@ def read_board(image: np.ndarray, classifier: TileClassifier, tileset="english",
         return classifier.classify(more_crops, letters=letters)[1]
 
     probs = look_again(warped, probs, classifier.classes, again)
-    probs = read_doubtful_squares_again(warped, probs, again)
+    probs = read_doubtful_squares_again(warped, probs, classifier.classes, again)
     labels = [classifier.classes[i] for i in probs.argmax(axis=1)]
     t3 = time.perf_counter()
     conf = probs.max(axis=1).reshape(SIZE, SIZE)
@@ -126,14 +126,18 @@ def look_again(warped: np.ndarray, probs: np.ndarray, classes, classify) -> np.n
     return out
 
 
-def read_doubtful_squares_again(warped: np.ndarray, probs: np.ndarray, classify, below: float = AVERAGE_BELOW,
-                                shift: int = AVERAGE_SHIFT) -> np.ndarray:
-    """``probs`` with each square whose best label has less than ``below`` read again: its crop and four crops
-    moved ``shift`` px up, down, left and right are ``classify``-ed and the five readings averaged. One crop of a
-    letter the model finds ambiguous (R or K in an unseen font, a bare white square or a blank) can fall either
-    way; a few views a pixel or two apart mostly agree on the right one. Only a few squares a board are doubtful
-    (about one in 500 on the held-out renders), so this costs little. Returns a new array."""
-    doubtful = np.flatnonzero(probs.max(axis=1) < below)
+def read_doubtful_squares_again(warped: np.ndarray, probs: np.ndarray, classes, classify,
+                                below: float = AVERAGE_BELOW, shift: int = AVERAGE_SHIFT) -> np.ndarray:
+    """``probs`` with each square read doubtfully between two letters (the best has less than ``below``) read
+    again: its crop and four crops moved ``shift`` px up, down, left and right are ``classify``-ed and the five
+    readings averaged. One crop of a letter the model finds ambiguous (R or K, F or E in an unseen font) can fall
+    either way; a few views a pixel or two apart mostly agree on the right one. Only a few squares a board are
+    that doubtful, so this costs little. Returns a new array."""
+    # between two letters only: a bare square or a blank is look_again's (a see-through blank is seen in one
+    # moved crop, and averaging would wash it out)
+    top2 = np.argsort(-probs, axis=1)[:, :2]
+    letter = np.array([len(c) == 1 and c.isalpha() for c in classes])
+    doubtful = np.flatnonzero((probs.max(axis=1) < below) & letter[top2].all(axis=1))
     if not len(doubtful):
         return probs
     shifts = ((0, 0), (-shift, 0), (shift, 0), (0, -shift), (0, shift))
