@@ -42,11 +42,6 @@ def occlude(crops: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return out
 
 
-#: Boards whose empty squares are kept this many times more often: the white Hasbro board's plain squares look
-#: like a bare blank tile (m8 read five of them on 100 held-out boards as blanks), so more of them are shown.
-HARD_EMPTIES = {"hasbro": 2.0}
-
-
 def _render_crops(job: tuple[int, int, float]) -> tuple[np.ndarray, np.ndarray]:
     """Crops and labels of one training render (a worker's job: board seed, index, share of empties kept)."""
     from tilecam.models import synth
@@ -57,8 +52,7 @@ def _render_crops(job: tuple[int, int, float]) -> tuple[np.ndarray, np.ndarray]:
     render = synth.render_board(None, seed=board_seed, styles=synth.TRAIN_STYLES, tileset=tileset)
     x, y = crops_and_labels(render.image, render.corners, list(render.grid))
     y[np.asarray(render.occluded).reshape(-1)] = CLASS_INDEX["#"]
-    share = min(1.0, empties * HARD_EMPTIES.get(render.style.split("/")[0], 1.0))
-    keep = (y != CLASS_INDEX["."]) | (np.random.default_rng(board_seed).random(len(y)) < share)
+    keep = (y != CLASS_INDEX["."]) | (np.random.default_rng(board_seed).random(len(y)) < empties)
     return x[keep], y[keep]
 
 
