@@ -146,6 +146,16 @@ def test_a_doubtful_stray_tile_is_left_out_and_a_doubtful_empty_keeps_the_tile()
     assert result.ignored == ((2, 2),)
 
 
+def test_a_stray_the_model_also_saw_empty_is_left_out_before_a_letter_it_only_doubted():
+    board = Board.from_rows(rows_with(("8H", "CAT")))
+    rows = rows_with(("H9", "OW"), ("3C", "?"), base=rows_with(("8H", "CAT")))   # COW down from the C; a "blank"
+    reading = Reading.from_rows(rows, uncertain={(9, 7): [("W", 0.83), ("V", 0.1), ("U", 0.04)],   # a tile, unsure
+                                                 (2, 2): [("?", 0.48), (".", 0.48)]})              # a white square
+    result = interpret(board, reading, EN, Lexicon.from_words(["CAT", "CO", "COW"]))
+    assert result.kind == "play" and str(result.candidate.placement) == "H8 .OW"
+    assert result.ignored == ((2, 2),)
+
+
 def test_two_plays_seen_at_once_are_split_in_turn_order():
     base = rows_with(("8H", "CAT"))
     board = Board.from_rows(base)
@@ -300,6 +310,20 @@ def test_the_vision_readings_doubtful_empty_squares_keep_their_alternatives():
     reading = Reading.from_board_reading(SimpleNamespace(grid=grid, confidence=conf, probs=probs, classes=classes))
     assert reading.options(0, 0) == ((".", 0.6), ("?", 0.4))
     assert reading.options(0, 2) == ((".", 1.0),)
+
+
+def test_the_lexicon_may_overrule_the_model_further_for_each_word_it_makes_good():
+    board, _ = _committed(("I8", "OI"))
+    # BEL across row 10 ending under OI: with the model's I, BEI and OII; with its second guess L, BEL and OIL
+    rows = rows_with(("I8", "OI"), ("10G", "BEI"))
+    doubt = {(9, 8): [("I", 0.70), ("L", 0.15), ("E", 0.07)]}
+    lex = Lexicon.from_words(["OI", "BEL", "OIL"])
+    cand = resolve_move(board, Reading.from_rows(rows, uncertain=doubt), squares_of("10G", "BEI"), EN, lex)
+    assert str(cand.placement) == "10G BEL" and cand.phony == ()
+    # one word made good is worth 4x only: with OIL alone at stake, the model's I stands (a phony to challenge)
+    one = resolve_move(board, Reading.from_rows(rows, uncertain=doubt), squares_of("10G", "BEI"), EN,
+                       Lexicon.from_words(["OI", "BEL", "BEI"]))
+    assert str(one.placement) == "10G BEI" and one.phony == ("OII",)
 
 
 def test_the_lexicon_changes_a_letter_only_when_no_new_word_is_rejected():

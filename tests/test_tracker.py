@@ -193,6 +193,25 @@ def test_motion_gate_skips_moving_pictures_and_reuses_still_ones():
     assert tr.stats.moving == 4 and tr.stats.reused == 4
 
 
+def test_a_still_picture_after_a_reading_with_a_hand_in_it_is_read_again_not_reused():
+    calls = []
+    rng = np.random.default_rng(1)
+    board = rng.integers(0, 200, (48, 64, 3), dtype=np.uint8)
+    leaving = board.copy()
+    leaving[47, 30:32] = 255           # a fingertip at the edge: too small a change to count as motion
+    leaving[0, 0] = 2
+
+    def reader(image):                 # pixel (0, 0): 2 = the fingertip over two squares of row 15, else CAT
+        calls.append(int(image[0, 0, 0]))
+        return Reading.from_rows(CAT, occluded=[(14, 10), (14, 11)] if image[0, 0, 0] == 2 else ())
+
+    board[0, 0] = 1
+    tr = MoveTracker("english", reader=reader, config=TrackerConfig(settle_readings=3, motion_gate=True))
+    events = run(tr, [leaving] * 2 + [board] * 4)
+    assert [str(e) for e in events] == ["play 8H CAT"]
+    assert calls[:3] == [2, 2, 1]      # the still frames after the fingertip were read, not given its reading
+
+
 def test_many_unsure_squares_count_as_a_hand_the_reader_did_not_flag():
     tr = MoveTracker("english", config=TrackerConfig(settle_readings=2))
     half = rows_with(("8H", "CA"))
@@ -307,6 +326,17 @@ def test_a_letter_committed_as_a_blank_is_corrected_when_later_boards_show_its_l
     assert not tr.board[7, 8].is_blank and tr.board.rows() == boards[-1]
     cat = recorder.game.history[0]
     assert cat.word == "CAT" and cat.score == 10          # the A counts its point now (a blank: 8)
+
+
+def test_a_letter_the_model_hardly_believed_is_corrected_by_the_next_clear_board_before_the_next_play():
+    tr = MoveTracker("english", board_rows=rows_with(("8H", "CA")), config=TrackerConfig(settle_readings=1))
+    # TAX down from the A's right, its T read as V at 0.2 (no better letter): committed as VAX
+    cav = Reading.from_rows(rows_with(("8H", "CAT"), ("J9", "AX")), uncertain={(7, 9): [("V", 0.2), ("Y", 0.08)]})
+    assert [str(e) for e in run(tr, [hand_over(list(cav.grid)), cav])] == ["play J8 VAX"]
+    # the next board reads the T clearly once: corrected at once, though it is the last play's, before the next play
+    later = rows_with(("8H", "CAT"), ("J9", "AX"), ("K10", "I"))
+    assert [str(e) for e in run(tr, [hand_over(later), Reading.from_rows(later)])] == ["correct J8 to T", "play 10J .I"]
+    assert tr.board.rows() == later
 
 
 def test_a_letter_read_differently_once_or_in_the_last_play_is_not_corrected():

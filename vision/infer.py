@@ -300,8 +300,8 @@ def as_reading(obj: Any) -> Reading:
 class ResolvePolicy:
     """How sure is sure. ``clear``: a letter read at least this probably is taken as read (no alternatives);
     ``min_alternative``: alternatives below this are not considered; ``max_ratio``: the lexicon may pick a
-    reading at most this many times less probable than the model's favourite; ``max_combinations`` bounds the
-    search (the least sure cells keep their alternatives)."""
+    reading at most this many times less probable than the model's favourite for each word it makes good;
+    ``max_combinations`` bounds the search (the least sure cells keep their alternatives)."""
 
     clear: float = 0.9
     min_alternative: float = 0.03
@@ -419,13 +419,16 @@ def resolve_move(board: Board, reading: Reading, squares: Iterable[tuple[int, in
         # Another reading is taken only where the lexicon rejects fewer of its words and no word the favourite's
         # words did not already include (a word of another lexicon crossing the play, left as it is, does not
         # stop the lexicon from choosing the letters of the others; trading one phony for another is no reason).
-        rejected = _phonies(board, cells, best, lexicon, letters)
-        floor = best_logp - math.log(policy.max_ratio)
+        # Each word of the favourite's that the lexicon rejects and another reading makes good is worth
+        # ``max_ratio`` of the model's odds: BEI with OII (I 0.70, L 0.15) yields to BEL with OIL, not to one word.
+        rejected = first = _phonies(board, cells, best, lexicon, letters)
+        step = math.log(policy.max_ratio)
+        floor = best_logp - len(first) * step
         for logp, labels in scored[1:]:
             if not rejected or logp < floor:
                 break
             fewer = _phonies(board, cells, labels, lexicon, letters)
-            if fewer < rejected:
+            if fewer < rejected and logp >= best_logp - len(first - fewer) * step:
                 chosen, rejected = labels, fewer
 
     tiles = {(r, c): _tile_for(a) for (r, c), a in zip(cells, chosen)}
@@ -650,14 +653,18 @@ def _as_play_of(board: Board, reading: Reading, squares: Sequence[tuple[int, int
             if shorter is not None:
                 return Interpretation("play", candidate=shorter[0], ignored=shorter[1])
         return Interpretation("play", candidate=cand)
+    # Left out as strays: first the squares the model also saw empty, then also those read doubtfully (a letter
+    # read at 0.8 with only other letters beside it is a tile: leaving it out with the strays loses it).
+    seen_empty = [rc for rc in squares if _seen_empty(reading, rc, policy)]
     doubtful = [rc for rc in squares if _maybe_empty(reading, rc, policy)]
-    sure = [rc for rc in squares if rc not in doubtful]
-    if doubtful and sure:
-        try:
-            cand = resolve_move(board, reading, sure, tileset, lexicon, policy)
-            return Interpretation("play", candidate=cand, ignored=tuple(sorted(doubtful)))
-        except NotAMove:
-            pass
+    for strays in ([seen_empty] if seen_empty != doubtful else []) + [doubtful]:
+        sure = [rc for rc in squares if rc not in strays]
+        if strays and sure:
+            try:
+                cand = resolve_move(board, reading, sure, tileset, lexicon, policy)
+                return Interpretation("play", candidate=cand, ignored=tuple(sorted(strays)))
+            except NotAMove:
+                pass
     # "Blanks" the model also saw empty, left out when the rest is one play: a bare square beside a play reads
     # like a bare tile on a white board (tried before splitting the tiles into two plays, which would take such
     # a square with its neighbour for a two-letter word: a blank can be any letter).
@@ -821,10 +828,12 @@ def _amend_last(board: Board, reading: Reading, squares: Sequence[tuple[int, int
     return None
 
 
+def _seen_empty(reading: Reading, rc: tuple[int, int], policy: ResolvePolicy) -> bool:
+    return reading.probability(*rc, EMPTY) >= policy.min_alternative
+
+
 def _maybe_empty(reading: Reading, rc: tuple[int, int], policy: ResolvePolicy) -> bool:
-    r, c = rc
-    return reading.confidence[r, c] < policy.clear or any(
-        a == EMPTY and p >= policy.min_alternative for a, p in reading.options(r, c))
+    return reading.confidence[rc] < policy.clear or _seen_empty(reading, rc, policy)
 
 
 def _runs(board: Board, line: Sequence[tuple[int, int]]) -> list[frozenset[tuple[int, int]]]:

@@ -176,6 +176,7 @@ class MoveTracker:
         self._gate_read: np.ndarray | None = None
         self._misread: dict[tuple[int, int], tuple[str, int]] = {}   # square -> (letter read since, settles seen)
         self._bare: set[tuple[int, int]] = set()    # squares judged empty though read as a blank tile (see below)
+        self._doubted: set[tuple[int, int]] = set()  # committed tiles whose letter the model gave under DOUBTED
         if board_rows is not None:
             self.sync(board_rows)
 
@@ -196,6 +197,7 @@ class MoveTracker:
         self.last_play = None   # whatever the last play now is, the camera did not see it made
         self._misread = {}      # letters read against the old board count for nothing now
         self._bare = set()
+        self._doubted = set()
         # The board the camera last saw settled is not looked at again: after an undo or a refused play the tiles
         # are usually still down, and re-reading them would undo the players' decision. The next change counts.
 
@@ -227,6 +229,10 @@ class MoveTracker:
             self.stats.track_s.append(time.perf_counter() - t0)
             self.stats.frame_s.append(time.perf_counter() - t0)
             return []
+        if gate == "same" and self._last_reading is not None and self._last_reading.any_occluded:
+            # A hand leaving the board's edge changes the small picture too little to count as motion: a reading
+            # with something over the board is not kept for the still frames after it, they are read afresh.
+            gate = "read"
         if gate == "same":
             self.stats.reused += 1
             reading = self._last_reading
@@ -370,6 +376,12 @@ class MoveTracker:
                 events.append(self._play(earlier, t, None))
             if result.candidate is not None:
                 events.append(self._play(result.candidate, t, player))
+            for e in events:
+                if e.kind in ("play", "amend") and e.placement is not None:
+                    for r, c, tile in e.placement.new_tiles():
+                        p = reading.probability(r, c, BLANK if tile.is_blank else tile.letter)
+                        (self._doubted.add if p < DOUBTED else self._doubted.discard)((r, c))
+            self._doubted &= {(r, c) for r, c, _ in self.board.tiles()}    # a withdrawn tile's square is free
             self.status = "committed " + "; ".join(str(e) for e in events)
         if events:
             self.stats.commits += len(events)
@@ -399,15 +411,19 @@ class MoveTracker:
             label = reading.grid[r][c]
             # a blank read clearly as a letter was a letter misread bare (a blank has nothing printed to read)
             same = label == tile.letter and not tile.is_blank
-            if ((r, c) in last or label in (EMPTY, OCCLUDED, BLANK) or same
+            # A letter the model hardly believed when it was committed (V at 0.2) is put right by the first board
+            # that reads it clearly, also in the last play: before the next play is judged with the wrong count.
+            doubted = (r, c) in self._doubted
+            if (((r, c) in last and not doubted) or label in (EMPTY, OCCLUDED, BLANK) or same
                     or reading.confidence[r, c] < cfg.correct_above):
                 continue
             before, count = self._misread.get((r, c), ("", 0))
             count = count + 1 if before == label else 1
-            if count < cfg.correct_after:
+            if count < (1 if doubted else cfg.correct_after):
                 seen[(r, c)] = (label, count)
                 continue
             self.board[r, c] = Tile(label)
+            self._doubted.discard((r, c))
             events.append(DetectedEvent("correct", t=t, square=(r, c), letter=label,
                                         note=f"{square_name(r, c)} was committed as "
                                              f"{'a blank' if tile.is_blank else tile.letter} and has read {label} since"))
@@ -461,6 +477,8 @@ class MoveTracker:
         """The players named a blank (the web's answer): the committed board follows."""
         self.board[row, col] = Tile(letter.upper(), True)
 
+
+DOUBTED = 0.5             # a tile committed with its letter's probability under this is corrected on one clear read
 
 ORIENT_MIN_TILES = 2      # tiles on the board (one a letter) before the reader decides which edge is row 1 …
 ORIENT_MAX_UNSURE = 2     # … with at most this many squares read as occluded (more: a hand is over the board)
