@@ -148,4 +148,5 @@ def read_doubtful_squares_again(warped: np.ndarray, probs: np.ndarray, classes, 
     return out
 
 
-__all__ = ["BoardReading", "read_board", "look_again", "read_doubtful_squares_again", "rotate_corners", "letters_of", "EMPTY", "BLANK", "OCCLUDED"]
+__all__ = ["BoardReading", "read_board", "look_again", "read_doubtful_squares_again", "rotate_corners", "letters_of",
+           "EMPTY", "BLANK", "OCCLUDED"]

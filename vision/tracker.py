@@ -424,9 +424,9 @@ class MoveTracker:
                 continue
             self.board[r, c] = Tile(label)
             self._doubted.discard((r, c))
+            was = "a blank" if tile.is_blank else tile.letter
             events.append(DetectedEvent("correct", t=t, square=(r, c), letter=label,
-                                        note=f"{square_name(r, c)} was committed as "
-                                             f"{'a blank' if tile.is_blank else tile.letter} and has read {label} since"))
+                                        note=f"{square_name(r, c)} was committed as {was} and has read {label} since"))
         self._misread = seen
         return events
 
