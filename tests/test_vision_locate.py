@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from tilecam.models.dataset import scrabscrap_grid_corners
-from tilecam.vision.locate import (BoardLocation, BoardNotFound, _premium_kinds, draw_location, locate_board,
+from tilecam.vision.locate import (BoardLocation, BoardNotFound, draw_location, locate_board, premium_kinds,
                                   order_corners)
 from tilecam.vision.premiums import premium_centres, premium_misfit
 from tilecam.vision.warp import CROP_PX, board_px, cut_cells, warp_board
@@ -175,14 +175,14 @@ def test_centres_are_found_on_their_cells_from_a_grid_a_quarter_square_off():
     render = synth.render_board(None, seed=900_056, styles=synth.HELDOUT_STYLES)
     truth = np.asarray(render.corners, np.float32)
     off = _moved(truth, [[0.25, -0.2], [15.2, 0.25], [14.75, 15.25], [-0.2, 14.8]])
-    points, cells = premium_centres(render.image, off, _premium_kinds(15))
+    points, cells = premium_centres(render.image, off, premium_kinds(15))
     assert len(points) >= 20
     miss = np.linalg.norm(_to_grid(truth, points) - cells, axis=1)     # measured against the TRUE grid
     # A stray one (a patch grown into its neighbour's colour) is left for the grid fit to drop.
     assert np.median(miss) < 0.03 and np.mean(miss < 0.08) >= 0.9, miss.round(3)
-    found, misfit = premium_misfit(render.image, off, _premium_kinds(15))
+    found, misfit = premium_misfit(render.image, off, premium_kinds(15))
     assert found >= 20 and misfit > 0.15          # the grid they were measured for is visibly off
-    assert premium_misfit(render.image, truth, _premium_kinds(15))[1] < 0.04
+    assert premium_misfit(render.image, truth, premium_kinds(15))[1] < 0.04
 
 
 def test_a_tile_hides_its_premium_square():
@@ -191,7 +191,7 @@ def test_a_tile_hides_its_premium_square():
     rows[0] = "Q" + "." * 14                    # on the triple word square at the top left
     rows[7] = "." * 7 + "A" + "." * 7           # on the centre star
     render = synth.render_board(rows, seed=42, style="classic/cream/sans", hand=[])
-    _, cells = premium_centres(render.image, np.asarray(render.corners), _premium_kinds(15))
+    _, cells = premium_centres(render.image, np.asarray(render.corners), premium_kinds(15))
     found = {tuple(c) for c in cells.tolist()}
     assert (0.5, 0.5) not in found and (7.5, 7.5) not in found
     assert {(14.5, 0.5), (0.5, 14.5), (14.5, 14.5)} <= found        # the other corners' premiums are seen

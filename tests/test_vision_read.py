@@ -177,6 +177,25 @@ def test_a_square_read_doubtfully_between_two_labels_is_read_again_from_five_vie
     assert (read_doubtful_squares_again(warped, sure, classes, classify) == sure).all() and not cut
 
 
+def test_a_doubtful_blank_on_a_white_board_is_a_bare_square_but_not_on_a_green_one():
+    from tilecam.vision.read import blanks_on_a_white_board, plain_square_lightness
+    from tilecam.vision.warp import board_px
+
+    classes = (".", "A", "?", "#")
+    probs = np.tile([0.99, 0.005, 0.004, 0.001], (225, 1))
+    probs[4 * 15 + 4] = [0.35, 0.0, 0.62, 0.03]         # a square read doubtfully as a blank
+    probs[6 * 15 + 5] = [0.02, 0.0, 0.97, 0.01]         # a blank read surely
+    side = board_px()
+    white = np.full((side, side, 3), 240, np.uint8)
+    green = np.zeros((side, side, 3), np.uint8)
+    green[:] = (60, 125, 20)                             # BGR: ScrabScrap's board
+    assert plain_square_lightness(white, probs, classes) > 225 > plain_square_lightness(green, probs, classes)
+    on_white = blanks_on_a_white_board(white, probs, classes)
+    assert classes[on_white[4 * 15 + 4].argmax()] == "." and classes[on_white[6 * 15 + 5].argmax()] == "?"
+    np.testing.assert_allclose(on_white.sum(axis=1), 1.0)
+    assert blanks_on_a_white_board(green, probs, classes) is probs
+
+
 @pytest.mark.parametrize("turn", [cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_90_COUNTERCLOCKWISE])
 def test_the_trackers_reader_learns_a_quarter_turn_from_a_first_word_lying_sideways(game04, turn):
     from tilecam.vision.tracker import default_reader

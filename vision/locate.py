@@ -335,7 +335,7 @@ def _premium_finder(image: np.ndarray, size: int
                     ) -> Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]] | None:
     """``premium_centres`` of this frame as a function of the grid's corners, each grid measured once (the
     refinement and the comparisons between grids ask for the same ones); None for a gray frame or no layout."""
-    kinds = _premium_kinds(size) if image.ndim == 3 else None
+    kinds = premium_kinds(size) if image.ndim == 3 else None
     if kinds is None:
         return None
     found: dict[bytes, tuple[np.ndarray, np.ndarray]] = {}
@@ -382,7 +382,7 @@ def _grow_quad(quad: np.ndarray, fraction: float) -> np.ndarray:
     return cv2.perspectiveTransform(grown, h).reshape(4, 2)
 
 
-def _premium_kinds(size: int) -> np.ndarray | None:
+def premium_kinds(size: int) -> np.ndarray | None:
     """The layout's premium of each square ("" plain, "TW", "DW", …), or None without layout data of this size."""
     from tilecam.engine.layout import Layout
 
@@ -422,7 +422,7 @@ def snap_to_layout(image: np.ndarray, corners: np.ndarray, size: int = 15, cell:
     for a row or column and leave the last one out, and the grid lines cannot tell. The premium squares can: each
     shift by -1, 0, +1 square in each direction is scored by how well the squares' colours follow the layout
     (:func:`_layout_agreement`); the grid as found stands unless a shift is clearly better."""
-    kinds = _premium_kinds(size)
+    kinds = premium_kinds(size)
     if kinds is None:
         return corners
     lab, h = board_lab(image, corners, size, cell)

@@ -5,11 +5,12 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 
 from tilecam.vision.classify import BLANK, EMPTY, OCCLUDED, TileClassifier
-from tilecam.vision.locate import BoardLocation, LocateConfig, locate_board
-from tilecam.vision.warp import cut_cell, cut_cells, homography_to_rectified, warp_board
+from tilecam.vision.locate import BoardLocation, LocateConfig, locate_board, premium_kinds
+from tilecam.vision.warp import CELL_PX, MARGIN_PX, cut_cell, cut_cells, homography_to_rectified, warp_board
 
 SIZE = 15
 LOOK_AGAIN_BELOW = 0.7     # a square read this doubtfully between empty and a tile is looked at again …
@@ -17,6 +18,8 @@ LOOK_AGAIN_SHIFT = 3       # … in crops moved this many pixels up, down, left 
 LOOK_AGAIN_SURE = 0.9      # … this surely is taken (a tile put down off its square's middle is seen whole there)
 AVERAGE_BELOW = 0.7        # a square still read this doubtfully between two letters is read again …
 AVERAGE_SHIFT = 2          # … from its crop and four crops moved this many pixels, their probabilities averaged
+WHITE_BOARD_L = 225        # a board whose bare plain squares are this light (Lab L, 0–255) is a white board, …
+WHITE_BOARD_BLANK = 4.0    # … where the model's odds of a blank tile are divided by this (its training boost)
 
 
 @dataclass(frozen=True, eq=False)
@@ -86,6 +89,7 @@ def read_board(image: np.ndarray, classifier: TileClassifier, tileset="english",
 
     probs = look_again(warped, probs, classifier.classes, again)
     probs = read_doubtful_squares_again(warped, probs, classifier.classes, again)
+    probs = blanks_on_a_white_board(warped, probs, classifier.classes)
     labels = [classifier.classes[i] for i in probs.argmax(axis=1)]
     t3 = time.perf_counter()
     conf = probs.max(axis=1).reshape(SIZE, SIZE)
@@ -148,5 +152,40 @@ def read_doubtful_squares_again(warped: np.ndarray, probs: np.ndarray, classes, 
     return out
 
 
-__all__ = ["BoardReading", "read_board", "look_again", "read_doubtful_squares_again", "rotate_corners", "letters_of",
-           "EMPTY", "BLANK", "OCCLUDED"]
+def plain_square_lightness(warped: np.ndarray, probs: np.ndarray, classes, inset: int = 8) -> float | None:
+    """Median lightness (OpenCV Lab L, 0–255) of the middles of the plain squares read surely empty; None without
+    any (or without layout data)."""
+    kinds = premium_kinds(SIZE)
+    empty = list(classes).index(EMPTY)
+    bare = [divmod(int(i), SIZE) for i in np.flatnonzero((probs.argmax(axis=1) == empty) & (probs[:, empty] > 0.9))]
+    bare = [(r, c) for r, c in bare if kinds is not None and kinds[r, c] == ""]
+    if not bare:
+        return None
+    side = CELL_PX - 2 * inset
+    patches = np.stack([warped[MARGIN_PX + r * CELL_PX + inset:MARGIN_PX + r * CELL_PX + inset + side,
+                               MARGIN_PX + c * CELL_PX + inset:MARGIN_PX + c * CELL_PX + inset + side] for r, c in bare])
+    lightness = cv2.cvtColor(patches.reshape(-1, side, 3), cv2.COLOR_BGR2LAB)[..., 0]
+    return float(np.median(lightness))
+
+
+def blanks_on_a_white_board(warped: np.ndarray, probs: np.ndarray, classes, light: float = WHITE_BOARD_L,
+                            odds: float = WHITE_BOARD_BLANK) -> np.ndarray:
+    """``probs`` with the odds of a blank tile divided by ``odds`` when the board's bare plain squares are at least
+    ``light``. On a white board a bare square and a bare tile look alike, and the model, trained on blanks drawn
+    4x their share, calls doubtful white squares blanks (0.5–0.7 against 0.2–0.4 for empty); on a green or cream
+    board its doubtful blanks are real ones (ScrabScrap's see-through blank reads 0.63 against 0.28), and are left
+    alone. A blank read surely stays a blank. Only a board with a square read as a blank is looked at (nothing
+    else could change). Returns a new array, or ``probs`` itself when nothing changes."""
+    blank = list(classes).index(BLANK)
+    if not (probs.argmax(axis=1) == blank).any():
+        return probs
+    lightness = plain_square_lightness(warped, probs, classes)
+    if lightness is None or lightness < light:
+        return probs
+    out = probs.copy()
+    out[:, blank] /= odds
+    return out / out.sum(axis=1, keepdims=True)
+
+
+__all__ = ["BoardReading", "read_board", "look_again", "read_doubtful_squares_again", "blanks_on_a_white_board",
+           "plain_square_lightness", "rotate_corners", "letters_of", "EMPTY", "BLANK", "OCCLUDED"]
