@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from tilecam.models.dataset import CLASS_INDEX, CLASSES, SHARED_BOARDS, TRAIN_GAMES, real_crops
+from tilecam.vision.classify import letter_mask
 from tilecam.vision.warp import CROP_PX
 
 SKIN = np.array([[140, 170, 225], [110, 140, 200], [80, 110, 170], [60, 80, 120], [170, 190, 235]], np.float32)
@@ -95,7 +96,7 @@ def sample_weights(y: np.ndarray, real: np.ndarray | None = None, blank_boost: f
     and the real blanks ``real_blank_boost`` times more again (ScrabScrap's see-through blank: 29 squares in games
     01–02)."""
     counts = np.bincount(y, minlength=len(CLASSES)).astype(np.float64)
-    letters = np.array([len(c) == 1 and c.isalpha() for c in CLASSES]) & (counts > 0)
+    letters = letter_mask(CLASSES) & (counts > 0)
     w = np.ones(len(CLASSES))
     share = np.sqrt(counts[letters])
     w[letters] = share / share.sum() * counts[letters].sum() / counts[letters]

@@ -9,7 +9,7 @@ import pytest
 from tilecam.models.dataset import scrabscrap_grid_corners
 from tilecam.vision.locate import (BoardLocation, BoardNotFound, draw_location, locate_board, premium_kinds,
                                   order_corners)
-from tilecam.vision.premiums import premium_centres, premium_misfit
+from tilecam.vision.premiums import misfit, premium_centres
 from tilecam.vision.warp import CROP_PX, board_px, cut_cells, warp_board
 
 
@@ -180,9 +180,8 @@ def test_centres_are_found_on_their_cells_from_a_grid_a_quarter_square_off():
     miss = np.linalg.norm(_to_grid(truth, points) - cells, axis=1)     # measured against the TRUE grid
     # A stray one (a patch grown into its neighbour's colour) is left for the grid fit to drop.
     assert np.median(miss) < 0.03 and np.mean(miss < 0.08) >= 0.9, miss.round(3)
-    found, misfit = premium_misfit(render.image, off, premium_kinds(15))
-    assert found >= 20 and misfit > 0.15          # the grid they were measured for is visibly off
-    assert premium_misfit(render.image, truth, premium_kinds(15))[1] < 0.04
+    assert misfit(points, cells, off, 15) > 0.15          # the grid they were measured for is visibly off
+    assert misfit(*premium_centres(render.image, truth, premium_kinds(15)), truth, 15) < 0.04
 
 
 def test_a_tile_hides_its_premium_square():

@@ -179,7 +179,7 @@ def test_a_square_read_doubtfully_between_two_labels_is_read_again_from_five_vie
 
 def test_a_doubtful_blank_on_a_white_board_is_a_bare_square_but_not_on_a_green_one():
     from tilecam.vision.read import blanks_on_a_white_board, plain_square_lightness
-    from tilecam.vision.warp import board_px
+    from tilecam.vision.warp import board_px, cut_cells
 
     classes = (".", "A", "?", "#")
     probs = np.tile([0.99, 0.005, 0.004, 0.001], (225, 1))
@@ -189,6 +189,7 @@ def test_a_doubtful_blank_on_a_white_board_is_a_bare_square_but_not_on_a_green_o
     white = np.full((side, side, 3), 240, np.uint8)
     green = np.zeros((side, side, 3), np.uint8)
     green[:] = (60, 125, 20)                             # BGR: ScrabScrap's board
+    white, green = cut_cells(white), cut_cells(green)
     assert plain_square_lightness(white, probs, classes) > 225 > plain_square_lightness(green, probs, classes)
     on_white = blanks_on_a_white_board(white, probs, classes)
     assert classes[on_white[4 * 15 + 4].argmax()] == "." and classes[on_white[6 * 15 + 5].argmax()] == "?"

@@ -17,6 +17,11 @@ import numpy as np
 EMPTY, BLANK, OCCLUDED = ".", "?", "#"
 
 
+def letter_mask(classes: Iterable[str]) -> np.ndarray:
+    """Which of ``classes`` are letters (A–Z, Ä Ö Ü …), as a boolean array: not empty, blank or occluded."""
+    return np.array([len(c) == 1 and c.isalpha() for c in classes])
+
+
 class ModelError(ValueError):
     """The tile model or its description cannot be used."""
 
@@ -57,7 +62,7 @@ class TileClassifier:
         self.spec = spec
         self.path = path
         self.classes = spec.classes
-        self._letter_index = np.array([len(c) == 1 and c.isalpha() for c in spec.classes])
+        self._letter_index = letter_mask(spec.classes)
 
     @classmethod
     def load(cls, path: str | Path | None = None, threads: int = 2) -> "TileClassifier":

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tilecam.vision.classify import EMPTY, OCCLUDED, TileClassifier
+from tilecam.vision.classify import EMPTY, OCCLUDED, TileClassifier, letter_mask
 from tilecam.vision.locate import BoardLocation, locate_board
 from tilecam.vision.read import letters_of, rotate_corners
 from tilecam.vision.warp import cut_cells, warp_board
@@ -53,7 +53,7 @@ def find_orientation(image: np.ndarray, classifier: TileClassifier, tileset="eng
         tiles |= np.rot90((labels != EMPTY) & (labels != OCCLUDED), -k)
     if not tiles.any():
         return Orientation(0, (1.0, 0.0, 0.0, 0.0), (0, 0, 0, 0), 0, 0)
-    letter = np.array([len(c) == 1 and c.isalpha() for c in classes])
+    letter = letter_mask(classes)
     scores, sure = [], []
     for k, (_, probs) in enumerate(reads):
         mask = np.rot90(tiles, k).reshape(-1)           # the same squares, wherever they land after the turn

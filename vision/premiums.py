@@ -109,8 +109,3 @@ def _whole_patch(stats: np.ndarray, centroids: np.ndarray, middle: tuple[float, 
         return None
     return float(centroids[best][0]), float(centroids[best][1])
 
-
-def premium_misfit(image: np.ndarray, corners: np.ndarray, kinds: np.ndarray) -> tuple[int, float]:
-    """``(found, misfit)``: how many premium squares were found for the grid ``corners`` and their :func:`misfit`."""
-    points, cells = premium_centres(image, corners, kinds)
-    return len(points), misfit(points, cells, corners, kinds.shape[0])

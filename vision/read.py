@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from tilecam.vision.classify import BLANK, EMPTY, OCCLUDED, TileClassifier
+from tilecam.vision.classify import BLANK, EMPTY, OCCLUDED, TileClassifier, letter_mask
 from tilecam.vision.locate import BoardLocation, LocateConfig, locate_board, premium_kinds
-from tilecam.vision.warp import CELL_PX, MARGIN_PX, cut_cell, cut_cells, homography_to_rectified, warp_board
+from tilecam.vision.warp import CONTEXT_PX, CROP_PX, cut_cell, cut_cells, homography_to_rectified, warp_board
 
 SIZE = 15
 LOOK_AGAIN_BELOW = 0.7     # a square read this doubtfully between empty and a tile is looked at again …
@@ -89,7 +89,7 @@ def read_board(image: np.ndarray, classifier: TileClassifier, tileset="english",
 
     probs = look_again(warped, probs, classifier.classes, again)
     probs = read_doubtful_squares_again(warped, probs, classifier.classes, again)
-    probs = blanks_on_a_white_board(warped, probs, classifier.classes)
+    probs = blanks_on_a_white_board(crops, probs, classifier.classes)
     labels = [classifier.classes[i] for i in probs.argmax(axis=1)]
     t3 = time.perf_counter()
     conf = probs.max(axis=1).reshape(SIZE, SIZE)
@@ -140,7 +140,7 @@ def read_doubtful_squares_again(warped: np.ndarray, probs: np.ndarray, classes, 
     # between two letters only: a bare square or a blank is look_again's (a see-through blank is seen in one
     # moved crop, and averaging would wash it out)
     top2 = np.argsort(-probs, axis=1)[:, :2]
-    letter = np.array([len(c) == 1 and c.isalpha() for c in classes])
+    letter = letter_mask(classes)
     doubtful = np.flatnonzero((probs.max(axis=1) < below) & letter[top2].all(axis=1))
     if not len(doubtful):
         return probs
@@ -152,26 +152,25 @@ def read_doubtful_squares_again(warped: np.ndarray, probs: np.ndarray, classes, 
     return out
 
 
-def plain_square_lightness(warped: np.ndarray, probs: np.ndarray, classes, inset: int = 8) -> float | None:
-    """Median lightness (OpenCV Lab L, 0–255) of the middles of the plain squares read surely empty; None without
-    any (or without layout data)."""
+def plain_square_lightness(crops: np.ndarray, probs: np.ndarray, classes, inset: int = 8) -> float | None:
+    """Median lightness (OpenCV Lab L, 0–255) of the middles (``inset`` px in from the square's edges) of the plain
+    squares read surely empty, from their ``cut_cells`` crops; None without any (or without layout data)."""
     kinds = premium_kinds(SIZE)
     empty = list(classes).index(EMPTY)
     bare = [divmod(int(i), SIZE) for i in np.flatnonzero((probs.argmax(axis=1) == empty) & (probs[:, empty] > 0.9))]
     bare = [(r, c) for r, c in bare if kinds is not None and kinds[r, c] == ""]
     if not bare:
         return None
-    side = CELL_PX - 2 * inset
-    patches = np.stack([warped[MARGIN_PX + r * CELL_PX + inset:MARGIN_PX + r * CELL_PX + inset + side,
-                               MARGIN_PX + c * CELL_PX + inset:MARGIN_PX + c * CELL_PX + inset + side] for r, c in bare])
-    lightness = cv2.cvtColor(patches.reshape(-1, side, 3), cv2.COLOR_BGR2LAB)[..., 0]
+    lo, hi = CONTEXT_PX + inset, CROP_PX - CONTEXT_PX - inset
+    patches = crops[[r * SIZE + c for r, c in bare], lo:hi, lo:hi]
+    lightness = cv2.cvtColor(patches.reshape(-1, hi - lo, 3), cv2.COLOR_BGR2LAB)[..., 0]
     return float(np.median(lightness))
 
 
-def blanks_on_a_white_board(warped: np.ndarray, probs: np.ndarray, classes, light: float = WHITE_BOARD_L,
+def blanks_on_a_white_board(crops: np.ndarray, probs: np.ndarray, classes, light: float = WHITE_BOARD_L,
                             odds: float = WHITE_BOARD_BLANK) -> np.ndarray:
-    """``probs`` with the odds of a blank tile divided by ``odds`` when the board's bare plain squares are at least
-    ``light``. On a white board a bare square and a bare tile look alike, and the model, trained on blanks drawn
+    """``probs`` with the odds of a blank tile divided by ``odds`` when the board's bare plain squares (in the
+    board's ``cut_cells`` crops) are at least ``light``. On a white board a bare square and a bare tile look alike, and the model, trained on blanks drawn
     4x their share, calls doubtful white squares blanks (0.5–0.7 against 0.2–0.4 for empty); on a green or cream
     board its doubtful blanks are real ones (ScrabScrap's see-through blank reads 0.63 against 0.28), and are left
     alone. A blank read surely stays a blank. Only a board with a square read as a blank is looked at (nothing
@@ -179,7 +178,7 @@ def blanks_on_a_white_board(warped: np.ndarray, probs: np.ndarray, classes, ligh
     blank = list(classes).index(BLANK)
     if not (probs.argmax(axis=1) == blank).any():
         return probs
-    lightness = plain_square_lightness(warped, probs, classes)
+    lightness = plain_square_lightness(crops, probs, classes)
     if lightness is None or lightness < light:
         return probs
     out = probs.copy()
