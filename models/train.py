@@ -50,7 +50,7 @@ def _render_crops(job: tuple[int, int, float]) -> tuple[np.ndarray, np.ndarray]:
 
     board_seed, i, empties = job
     tileset = "german" if i % 3 == 2 else "english"     # Ä Ö Ü tiles too, for German boards
-    render = synth.render_board(None, seed=board_seed, styles=synth.TRAIN_STYLES, tileset=tileset)
+    render = synth.render_board(None, seed=board_seed, styles=synth.TRAINING_STYLES, tileset=tileset)
     x, y = crops_and_labels(render.image, render.corners, list(render.grid))
     y[np.asarray(render.occluded).reshape(-1)] = CLASS_INDEX["#"]
     keep = (y != CLASS_INDEX["."]) | (np.random.default_rng(board_seed).random(len(y)) < empties)

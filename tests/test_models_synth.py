@@ -29,6 +29,19 @@ def test_held_out_styles_and_seeds_are_never_training_ones():
     assert max(synth.TRAIN_SEEDS) < min(synth.HELDOUT_SEEDS)
     fonts = {s.split("/")[2] for s in synth.TRAIN_STYLES}
     assert "stix" not in fonts          # a whole font is kept for evaluation
+    # the training's wider choice adds fonts, never a held-out look (nor the held-out pairing in a new font)
+    assert not set(synth.HELDOUT_STYLES) & set(synth.TRAINING_STYLES)
+    assert set(synth.TRAIN_STYLES) < set(synth.TRAINING_STYLES)
+    assert not any(s.startswith("hasbro/wood/") or s.endswith("/stix") for s in synth.TRAINING_STYLES)
+
+
+def test_fonts_added_for_training_leave_the_evaluation_renders_as_they_were():
+    # the held-out styles are drawn over the first seven fonts only, in the order they always had
+    assert len(synth.HELDOUT_STYLES) == 4 * 3 * 1 + 1 * 1 * 6 and synth.HELDOUT_STYLES[0] == "classic/ivory/stix"
+    assert not any(f in s for f in synth.EXTRA_TRAINING_FONTS for s in synth.HELDOUT_STYLES + synth.TRAIN_STYLES)
+    for font in synth.EXTRA_TRAINING_FONTS:
+        render = synth.render_board(GRID, seed=5, style=f"classic/ivory/{font}")
+        assert render.style == f"classic/ivory/{font}" and render.image.std() > 20
 
 
 @pytest.mark.parametrize("style", ["classic/ivory/sans", "mattel/wood/serif", "scrabscrap/cream/mono"])

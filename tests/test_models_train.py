@@ -18,6 +18,9 @@ def test_shipped_model_is_small_and_matches_its_description():
     assert model.stat().st_size <= 1024 * 1024
     spec = json.loads(model.with_suffix(".json").read_text(encoding="utf-8"))
     assert tuple(spec["classes"]) == CLASSES
+    # the second opinion it names is shipped beside it, and both together stay within the megabyte
+    second = model.parent / spec["second_opinion"]
+    assert second.is_file() and model.stat().st_size + second.stat().st_size <= 1024 * 1024
     classifier = TileClassifier.load(threads=1)
     logits = classifier.logits(np.zeros((5, CROP_PX, CROP_PX, 3), np.uint8))
     assert logits.shape == (5, len(CLASSES))

@@ -32,3 +32,40 @@ def test_tally_counts_errors_skips_occluded_and_allows_unsure_where_the_arm_touc
     again.add(truth, _reading(read, corners), corners, skip=skip, unsure_ok=touched)
     assert again.cell_errors == 0 and again.boards_correct == 1 and again.cells == 224
     assert abs(again.corner_squares[0]) < 1e-6
+    assert tally.wrong_boards == ["1: I8 T→X"] and strict.wrong_boards == ["1: A1 .→#, G8 C→#, I8 T→X"]
+    assert again.wrong_boards == []
+
+
+def test_a_wrong_board_is_named_by_its_label():
+    corners = np.array([[0, 0], [150, 0], [150, 150], [0, 150]], np.float32)
+    truth = ["." * 15] * 7 + ["......CAT......"] + ["." * 15] * 7
+    tally = Tally("named")
+    tally.add(truth, _reading(truth, corners), corners, label="900001 classic/ivory/stix")
+    tally.add(truth, _reading(["?" + "." * 14] + truth[1:], corners), corners, label="900002 hasbro/wood/sans")
+    assert tally.wrong_boards == ["900002 hasbro/wood/sans: A1 .→?"] and tally.boards_correct == 1
+
+
+def test_renders_from_another_range_of_held_out_seeds_are_other_boards():
+    from tilecam.models import synth
+    from tilecam.vision.classify import TileClassifier
+    from tilecam.vision.evaluate import evaluate_renders
+
+    classifier = TileClassifier.load(None, threads=1)
+    bench, fresh = evaluate_renders(classifier, 1), evaluate_renders(classifier, 1, first=700)
+    assert fresh.name.endswith(f"seeds {synth.HELDOUT_SEEDS[700]}…)") and "seeds" not in bench.name
+    assert bench.boards == fresh.boards == 1 and bench.truth_labels != fresh.truth_labels
+
+
+def test_an_empty_board_may_be_read_in_any_turn_but_a_board_with_tiles_only_in_its_own():
+    from tilecam.vision.evaluate import arm_in_the_turn_read
+
+    empty = ["." * 15] * 15
+    arm = np.zeros((15, 15), bool)
+    arm[0, 10:] = True                                   # the arm over the top right corner
+    read = ["." * 15] * 14 + ["#####" + "." * 10]        # read a half turn round: the arm at the bottom left
+    skip, touched = arm_in_the_turn_read(empty, arm, np.zeros((15, 15), bool), read)
+    assert skip[14, :5].all() and skip.sum() == 5 and not touched.any()
+    tiles = ["." * 15] * 7 + ["......CAT......"] + ["." * 15] * 7
+    read = ["." * 15] * 7 + ["......CAT......"] + ["." * 15] * 6 + ["#####" + "." * 10]
+    skip, _ = arm_in_the_turn_read(tiles, arm, np.zeros((15, 15), bool), read)
+    assert (skip == arm).all()                           # CAT fixes the turn: the # squares stay wrong

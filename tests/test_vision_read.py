@@ -86,6 +86,28 @@ def test_model_errors_are_typed(tmp_path):
         classifier.classify(np.zeros((3, 10, 10, 3), np.uint8))
 
 
+def test_a_second_opinion_is_averaged_in_only_when_the_model_names_one(tmp_path):
+    import shutil
+
+    crops = np.random.default_rng(3).integers(0, 255, (6, 40, 40, 3), dtype=np.uint8)
+    both = TileClassifier.load(threads=1)
+    assert both.second is not None and both.second.second is None
+    first, second = both.classify(crops)[1], both.second.classify(crops)[1]
+    np.testing.assert_allclose(both.classify_again(crops), (first + second) / 2, rtol=1e-5)
+    alone = TileClassifier.load(threads=1, second=False)
+    assert alone.second is None and (alone.classify_again(crops) == first).all()
+    # a second opinion with other classes is refused by name
+    for name in ("tiles.onnx", "tiles-second.onnx"):
+        shutil.copy(packaged_model().parent / name, tmp_path / name)
+    spec = json.loads((packaged_model().parent / "tiles.json").read_text(encoding="utf-8"))
+    (tmp_path / "tiles.json").write_text(json.dumps(spec), encoding="utf-8")
+    other = dict(json.loads((packaged_model().parent / "tiles-second.json").read_text(encoding="utf-8")))
+    other["classes"] = other["classes"][:-1] + ["%"]
+    (tmp_path / "tiles-second.json").write_text(json.dumps(other), encoding="utf-8")
+    with pytest.raises(ModelError, match="other classes"):
+        TileClassifier.load(tmp_path / "tiles.onnx")
+
+
 def test_preprocess_matches_the_models_json_description(classifier):
     """The fast path (reorder as bytes, scale once) gives what tiles.json says, also with a mean and std."""
     import dataclasses
@@ -175,26 +197,6 @@ def test_a_square_read_doubtfully_between_two_labels_is_read_again_from_five_vie
     cut.clear()
     sure = np.tile([0.98, 0.01, 0.005, 0.005], (225, 1))
     assert (read_doubtful_squares_again(warped, sure, classes, classify) == sure).all() and not cut
-
-
-def test_a_doubtful_blank_on_a_white_board_is_a_bare_square_but_not_on_a_green_one():
-    from tilecam.vision.read import blanks_on_a_white_board, plain_square_lightness
-    from tilecam.vision.warp import board_px, cut_cells
-
-    classes = (".", "A", "?", "#")
-    probs = np.tile([0.99, 0.005, 0.004, 0.001], (225, 1))
-    probs[4 * 15 + 4] = [0.35, 0.0, 0.62, 0.03]         # a square read doubtfully as a blank
-    probs[6 * 15 + 5] = [0.02, 0.0, 0.97, 0.01]         # a blank read surely
-    side = board_px()
-    white = np.full((side, side, 3), 240, np.uint8)
-    green = np.zeros((side, side, 3), np.uint8)
-    green[:] = (60, 125, 20)                             # BGR: ScrabScrap's board
-    white, green = cut_cells(white), cut_cells(green)
-    assert plain_square_lightness(white, probs, classes) > 225 > plain_square_lightness(green, probs, classes)
-    on_white = blanks_on_a_white_board(white, probs, classes)
-    assert classes[on_white[4 * 15 + 4].argmax()] == "." and classes[on_white[6 * 15 + 5].argmax()] == "?"
-    np.testing.assert_allclose(on_white.sum(axis=1), 1.0)
-    assert blanks_on_a_white_board(green, probs, classes) is probs
 
 
 @pytest.mark.parametrize("turn", [cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_90_COUNTERCLOCKWISE])

@@ -1,7 +1,9 @@
 """The tile classifier: the shipped ONNX model over a batch of cell crops, run with onnxruntime.
 
 The model folder holds ``tiles.onnx`` and ``tiles.json`` (its classes and the preprocessing it was trained with);
-``tilecam.models.train`` writes both. Runtime never imports torch.
+``tilecam.models.train`` writes both. The description may name a second model beside it (``second_opinion``),
+trained apart on other fonts, whose reading is averaged in where the first hesitates between two letters
+(``classify_again``). Runtime never imports torch.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ class ModelSpec:
     scale: float
     mean: tuple[float, float, float]
     std: tuple[float, float, float]
+    second_opinion: str | None = None   # file name of a second model beside this one, asked on doubtful squares
 
     @classmethod
     def load(cls, path: Path) -> "ModelSpec":
@@ -49,7 +52,8 @@ class ModelSpec:
             inp = data["input"]
             return cls(tuple(data["classes"]), inp["name"], data["output"]["name"], int(inp["size"]),
                        inp.get("color", "RGB"), float(inp.get("scale", 1 / 255)),
-                       tuple(inp.get("mean", (0.0, 0.0, 0.0))), tuple(inp.get("std", (1.0, 1.0, 1.0))))
+                       tuple(inp.get("mean", (0.0, 0.0, 0.0))), tuple(inp.get("std", (1.0, 1.0, 1.0))),
+                       data.get("second_opinion"))
         except (OSError, KeyError, TypeError, json.JSONDecodeError) as exc:
             raise ModelError(f"cannot read the model description {path}: {exc}") from exc
 
@@ -57,15 +61,17 @@ class ModelSpec:
 class TileClassifier:
     """``classify(crops)`` → the label and class probabilities of every crop, in one onnxruntime call."""
 
-    def __init__(self, session, spec: ModelSpec, path: Path):
+    def __init__(self, session, spec: ModelSpec, path: Path, second: "TileClassifier | None" = None):
         self.session = session
         self.spec = spec
         self.path = path
         self.classes = spec.classes
+        self.second = second
         self._letter_index = letter_mask(spec.classes)
 
     @classmethod
-    def load(cls, path: str | Path | None = None, threads: int = 2) -> "TileClassifier":
+    def load(cls, path: str | Path | None = None, threads: int = 2, second: bool = True) -> "TileClassifier":
+        """The model at ``path`` (default the shipped one) and, with ``second``, the second model it names."""
         import onnxruntime as ort
 
         model = Path(path) if path else packaged_model()
@@ -80,7 +86,12 @@ class TileClassifier:
             session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
         except Exception as exc:  # onnxruntime raises its own exception types for a broken file
             raise ModelError(f"onnxruntime cannot load {model}: {exc}") from exc
-        return cls(session, spec, model)
+        other = None
+        if second and spec.second_opinion:
+            other = cls.load(model.parent / spec.second_opinion, threads, second=False)
+            if other.classes != spec.classes:
+                raise ModelError(f"the second opinion {other.path} has other classes than {model}")
+        return cls(session, spec, model, other)
 
     def preprocess(self, crops: np.ndarray) -> np.ndarray:
         """BGR uint8 crops (N, S, S, 3) → the model's float NCHW input."""
@@ -116,3 +127,12 @@ class TileClassifier:
         p /= p.sum(axis=1, keepdims=True)
         labels = [self.classes[i] for i in p.argmax(axis=1)]
         return labels, p.astype(np.float32)
+
+    def classify_again(self, crops: np.ndarray, letters: Iterable[str] | None = None) -> np.ndarray:
+        """Probabilities of crops read a second time: the mean of this model's and its second opinion's, or this
+        model's alone when it names none. Two models trained apart (other fonts, other draws) seldom hesitate
+        between the same two letters the same way."""
+        probs = self.classify(crops, letters)[1]
+        if self.second is None:
+            return probs
+        return (probs + self.second.classify(crops, letters)[1]) / 2

@@ -45,14 +45,17 @@ class Tally:
     timings: list[dict[str, float]] = field(default_factory=list)
     truth_labels: list[str] = field(default_factory=list)
     read_labels: list[str] = field(default_factory=list)
+    wrong_boards: list[str] = field(default_factory=list)     # "name: square truth→read, …" of each board not right
 
     def add(self, truth: list[str], reading, true_corners: np.ndarray | None, skip: np.ndarray | None = None,
             any_corner_order: bool = False, timings: dict[str, float] | None = None,
-            unsure_ok: np.ndarray | None = None):
-        """Score one board. ``skip``: squares not scored (under the arm); ``unsure_ok``: squares the arm touches,
-        where the occluded label ``#`` counts as right (and is counted in ``unsure_touched``)."""
+            unsure_ok: np.ndarray | None = None, label: str = ""):
+        """Score one board (``label`` names it in ``wrong_boards``). ``skip``: squares not scored (under the arm);
+        ``unsure_ok``: squares the arm touches, where the occluded label ``#`` counts as right (and is counted in
+        ``unsure_touched``)."""
         self.boards += 1
         wrong = 0
+        misread = []
         for r in range(15):
             for c in range(15):
                 if skip is not None and skip[r, c]:
@@ -71,8 +74,12 @@ class Tally:
                     self.tile_cells += 1
                     self.tile_errors += g != t
                 wrong += g != t
+                if g != t:
+                    misread.append(f"{chr(ord('A') + c)}{r + 1} {t}→{g}")
         self.cell_errors += wrong
         self.boards_correct += wrong == 0
+        if misread:
+            self.wrong_boards.append(f"{label or self.boards}: " + ", ".join(misread))
         if true_corners is not None:
             # Renders come from any angle: the corner error measures the localiser, whose corners may start at
             # any corner (which edge is row 1 is the orientation step's job, scored by the cells above).
@@ -127,17 +134,21 @@ def evaluate_real(classifier: TileClassifier, root: Path, games, name: str) -> T
         except BoardNotFound:
             tally.boards += 1
             tally.not_found += 1
+            tally.wrong_boards.append(f"{photo.parent.name}/{photo.name}: no board found")
             continue
-        tally.add(truth, reading, truth_corners)
+        tally.add(truth, reading, truth_corners, label=f"{photo.parent.name}/{photo.name}")
         _progress(i + 1, len(photos), name)
     return tally
 
 
-def evaluate_renders(classifier: TileClassifier, n: int, tileset: str = "english") -> Tally:
+def evaluate_renders(classifier: TileClassifier, n: int, tileset: str = "english", first: int = 0) -> Tally:
+    """The ``n`` held-out renders from the ``first``-th held-out seed on (the bench's are the first 100)."""
     from tilecam.models import synth
 
-    tally = Tally(f"held-out renders ({tileset})")
-    for i, seed in enumerate(list(synth.HELDOUT_SEEDS)[:n]):
+    seeds = list(synth.HELDOUT_SEEDS)[first:first + n]
+    name = f"held-out renders ({tileset})" if not first else f"held-out renders ({tileset}, seeds {seeds[0]}…)"
+    tally = Tally(name)
+    for i, seed in enumerate(seeds):
         render = synth.render_board(None, seed=int(seed), styles=synth.HELDOUT_STYLES, tileset=tileset)
         truth = [row.replace("#", ".") for row in render.grid]
         try:
@@ -151,6 +162,7 @@ def evaluate_renders(classifier: TileClassifier, n: int, tileset: str = "english
         except BoardNotFound:
             tally.boards += 1
             tally.not_found += 1
+            tally.wrong_boards.append(f"{seed} {render.style}: no board found")
             continue
         # The read reuses the location just found (its localise time is only the hint check): count the real
         # localisation in, and the orientation search as its own stage.
@@ -158,10 +170,31 @@ def evaluate_renders(classifier: TileClassifier, n: int, tileset: str = "english
         timings["localise"] += (t1 - t0) * 1000
         timings["orient"] = (t2 - t1) * 1000
         timings["total"] += (t2 - t0) * 1000
-        tally.add(truth, reading, np.asarray(render.corners), skip=np.asarray(render.occluded),
-                  any_corner_order=True, timings=timings, unsure_ok=np.asarray(render.touched))
-        _progress(i + 1, n, tally.name)
+        skip, touched = arm_in_the_turn_read(truth, np.asarray(render.occluded), np.asarray(render.touched),
+                                             reading.grid)
+        tally.add(truth, reading, np.asarray(render.corners), skip=skip, any_corner_order=True, timings=timings,
+                  unsure_ok=touched, label=f"{seed} {render.style}")
+        _progress(i + 1, len(seeds), tally.name)
     return tally
+
+
+def arm_in_the_turn_read(truth: list[str], skip: np.ndarray, touched: np.ndarray, grid
+                         ) -> tuple[np.ndarray, np.ndarray]:
+    """The squares under the arm (``skip``) and touched by it, in the turn the reading took where the board's tiles
+    leave the turn open: a board that is the same a quarter or half turn round (an empty board, the commonest) has
+    no row 1 to tell from its tiles, and every such turn is a right one. Only the arm's squares differ between
+    them; the turn that fits the reading best is scored."""
+    board = np.array([list(row) for row in truth])
+    read = np.array([list(row) for row in grid])
+    best = None
+    for k in range(4):
+        if not (np.rot90(board, k) == board).all():
+            continue
+        s, t = np.rot90(skip, k), np.rot90(touched, k)
+        wrong = int(((read != board) & ~s & ~(t & (read == OCCLUDED))).sum())
+        if best is None or wrong < best[0]:
+            best = (wrong, s, t)
+    return best[1], best[2]
 
 
 def confusion_png(tally: Tally, classes: tuple[str, ...], path: Path) -> Path:
@@ -201,7 +234,7 @@ def print_table(rows: list[dict[str, str]]) -> None:
 
 
 def run_evaluation(renders: int = 100, real_dir: Path | None = None, model: Path | None = None,
-                   out_dir: Path = Path("out/eval-vision"), threads: int = 2) -> int:
+                   out_dir: Path = Path("out/eval-vision"), threads: int = 2, first_render: int = 0) -> int:
     classifier = TileClassifier.load(model, threads=threads)
     cv2.setNumThreads(threads)
     tallies: list[Tally] = []
@@ -213,7 +246,7 @@ def run_evaluation(renders: int = 100, real_dir: Path | None = None, model: Path
         print(f"(no real photos at {real_dir}: skipped)", file=sys.stderr)
     if renders:
         try:
-            tallies.append(evaluate_renders(classifier, renders))
+            tallies.append(evaluate_renders(classifier, renders, first=first_render))
         except ImportError as exc:
             print(f"(held-out renders skipped: the renderer is not available: {exc})", file=sys.stderr)
     if not tallies:
@@ -222,6 +255,10 @@ def run_evaluation(renders: int = 100, real_dir: Path | None = None, model: Path
     print(f"model {classifier.path} ({classifier.path.stat().st_size / 1024:.0f} KiB), onnxruntime threads "
           f"{threads}")
     print_table([t.row() for t in tallies])
+    for t in tallies:
+        if t.wrong_boards:
+            print(f"{t.name}, boards not fully right (column-row square, truth→read):")
+            print("".join(f"  {b}\n" for b in t.wrong_boards), end="")
     for t in tallies:
         slug = "".join(ch if ch.isalnum() else "-" for ch in t.name).strip("-")
         print(f"confusion matrix: {confusion_png(t, classifier.classes, out_dir / f'confusion-{slug}.png')}")

@@ -5,12 +5,12 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-import cv2
 import numpy as np
 
+from tilecam.vision.blanks import blanks_on_a_white_board, blanks_unlike_the_tiles
 from tilecam.vision.classify import BLANK, EMPTY, OCCLUDED, TileClassifier, letter_mask
-from tilecam.vision.locate import BoardLocation, LocateConfig, locate_board, premium_kinds
-from tilecam.vision.warp import CONTEXT_PX, CROP_PX, cut_cell, cut_cells, homography_to_rectified, warp_board
+from tilecam.vision.locate import BoardLocation, LocateConfig, locate_board
+from tilecam.vision.warp import cut_cell, cut_cells, homography_to_rectified, warp_board
 
 SIZE = 15
 LOOK_AGAIN_BELOW = 0.7     # a square read this doubtfully between empty and a tile is looked at again …
@@ -18,8 +18,6 @@ LOOK_AGAIN_SHIFT = 3       # … in crops moved this many pixels up, down, left 
 LOOK_AGAIN_SURE = 0.9      # … this surely is taken (a tile put down off its square's middle is seen whole there)
 AVERAGE_BELOW = 0.7        # a square still read this doubtfully between two letters is read again …
 AVERAGE_SHIFT = 2          # … from its crop and four crops moved this many pixels, their probabilities averaged
-WHITE_BOARD_L = 225        # a board whose bare plain squares are this light (Lab L, 0–255) is a white board, …
-WHITE_BOARD_BLANK = 4.0    # … where the model's odds of a blank tile are divided by this (its training boost)
 
 
 @dataclass(frozen=True, eq=False)
@@ -87,9 +85,13 @@ def read_board(image: np.ndarray, classifier: TileClassifier, tileset="english",
     def again(more_crops: np.ndarray) -> np.ndarray:
         return classifier.classify(more_crops, letters=letters)[1]
 
+    def with_second_opinion(more_crops: np.ndarray) -> np.ndarray:
+        return classifier.classify_again(more_crops, letters=letters)
+
     probs = look_again(warped, probs, classifier.classes, again)
-    probs = read_doubtful_squares_again(warped, probs, classifier.classes, again)
+    probs = read_doubtful_squares_again(warped, probs, classifier.classes, with_second_opinion)
     probs = blanks_on_a_white_board(crops, probs, classifier.classes)
+    probs = blanks_unlike_the_tiles(crops, probs, classifier.classes)
     labels = [classifier.classes[i] for i in probs.argmax(axis=1)]
     t3 = time.perf_counter()
     conf = probs.max(axis=1).reshape(SIZE, SIZE)
@@ -135,8 +137,9 @@ def read_doubtful_squares_again(warped: np.ndarray, probs: np.ndarray, classes, 
     """``probs`` with each square read doubtfully between two letters (the best has less than ``below``) read
     again: its crop and four crops moved ``shift`` px up, down, left and right are ``classify``-ed and the five
     readings averaged. One crop of a letter the model finds ambiguous (R or K, F or E in an unseen font) can fall
-    either way; a few views a pixel or two apart mostly agree on the right one. Only a few squares a board are
-    that doubtful, so this costs little. Returns a new array."""
+    either way; a few views a pixel or two apart mostly agree on the right one, and more so with a second model's
+    views in (``read_board`` passes ``TileClassifier.classify_again``). Only a few squares a board are that
+    doubtful, so this costs little. Returns a new array."""
     # between two letters only: a bare square or a blank is look_again's (a see-through blank is seen in one
     # moved crop, and averaging would wash it out)
     top2 = np.argsort(-probs, axis=1)[:, :2]
@@ -152,39 +155,5 @@ def read_doubtful_squares_again(warped: np.ndarray, probs: np.ndarray, classes, 
     return out
 
 
-def plain_square_lightness(crops: np.ndarray, probs: np.ndarray, classes, inset: int = 8) -> float | None:
-    """Median lightness (OpenCV Lab L, 0–255) of the middles (``inset`` px in from the square's edges) of the plain
-    squares read surely empty, from their ``cut_cells`` crops; None without any (or without layout data)."""
-    kinds = premium_kinds(SIZE)
-    empty = list(classes).index(EMPTY)
-    bare = [divmod(int(i), SIZE) for i in np.flatnonzero((probs.argmax(axis=1) == empty) & (probs[:, empty] > 0.9))]
-    bare = [(r, c) for r, c in bare if kinds is not None and kinds[r, c] == ""]
-    if not bare:
-        return None
-    lo, hi = CONTEXT_PX + inset, CROP_PX - CONTEXT_PX - inset
-    patches = crops[[r * SIZE + c for r, c in bare], lo:hi, lo:hi]
-    lightness = cv2.cvtColor(patches.reshape(-1, hi - lo, 3), cv2.COLOR_BGR2LAB)[..., 0]
-    return float(np.median(lightness))
-
-
-def blanks_on_a_white_board(crops: np.ndarray, probs: np.ndarray, classes, light: float = WHITE_BOARD_L,
-                            odds: float = WHITE_BOARD_BLANK) -> np.ndarray:
-    """``probs`` with the odds of a blank tile divided by ``odds`` when the board's bare plain squares (in the
-    board's ``cut_cells`` crops) are at least ``light``. On a white board a bare square and a bare tile look alike, and the model, trained on blanks drawn
-    4x their share, calls doubtful white squares blanks (0.5–0.7 against 0.2–0.4 for empty); on a green or cream
-    board its doubtful blanks are real ones (ScrabScrap's see-through blank reads 0.63 against 0.28), and are left
-    alone. A blank read surely stays a blank. Only a board with a square read as a blank is looked at (nothing
-    else could change). Returns a new array, or ``probs`` itself when nothing changes."""
-    blank = list(classes).index(BLANK)
-    if not (probs.argmax(axis=1) == blank).any():
-        return probs
-    lightness = plain_square_lightness(crops, probs, classes)
-    if lightness is None or lightness < light:
-        return probs
-    out = probs.copy()
-    out[:, blank] /= odds
-    return out / out.sum(axis=1, keepdims=True)
-
-
-__all__ = ["BoardReading", "read_board", "look_again", "read_doubtful_squares_again", "blanks_on_a_white_board",
-           "plain_square_lightness", "rotate_corners", "letters_of", "EMPTY", "BLANK", "OCCLUDED"]
+__all__ = ["BoardReading", "read_board", "look_again", "read_doubtful_squares_again",
+           "rotate_corners", "letters_of", "EMPTY", "BLANK", "OCCLUDED"]
