@@ -310,8 +310,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.real_dir.is_dir():   # reported only, never trained on
         x_val, y_val = real_crops(args.real_dir, ("game03", "game04"))
     model = train(x, y, args.minutes, args.seed, x_val, y_val, args.width, real=real)
+    from tilecam.models import synth
+
     info = {"seed": args.seed, "minutes": args.minutes, "width": args.width, "sources": sources,
-            "empties_kept": args.empties,
+            "empties_kept": args.empties, "fonts": sorted({s.split("/")[2] for s in synth.TRAINING_STYLES}),
             "date": _dt.date.today().isoformat(), "crops": int(len(x))}
     if x_val is not None:
         info["real_game03_04_cell_error_true_corners"] = evaluate(model, x_val, y_val)

@@ -86,7 +86,6 @@ def test_without_a_letter_read_surely_or_a_blank_read_nothing_changes():
 
 
 def test_a_doubtful_blank_on_a_white_board_is_a_bare_square_but_not_on_a_green_one():
-
     classes = (".", "A", "?", "#")
     probs = np.tile([0.99, 0.005, 0.004, 0.001], (225, 1))
     probs[4 * 15 + 4] = [0.35, 0.0, 0.62, 0.03]         # a square read doubtfully as a blank
@@ -101,5 +100,3 @@ def test_a_doubtful_blank_on_a_white_board_is_a_bare_square_but_not_on_a_green_o
     assert classes[on_white[4 * 15 + 4].argmax()] == "." and classes[on_white[6 * 15 + 5].argmax()] == "?"
     np.testing.assert_allclose(on_white.sum(axis=1), 1.0)
     assert blanks_on_a_white_board(green, probs, classes) is probs
-
-

@@ -232,3 +232,24 @@ def test_a_first_word_lying_sideways_and_read_as_empty_squares_still_tells_the_r
     sideways = default_reader("english", rotation=0)(image)
     assert not any(ch.isalpha() for row in sideways.grid for ch in row)
     assert list(default_reader("english")(image).grid) == grid
+
+
+def test_glare_on_an_empty_board_does_not_teach_the_reader_which_edge_is_row_one(shared_dir):
+    """Seed 12111 of the move bench (liwords_puzzles_r1_mike): an empty green board turned 122 degrees under a glare
+    that reads as two doubtful tiles in some turn, no letter read surely in any. The turn was learned from that, a
+    quarter turn wrong, and the first word JILT then read LTIT; now it is learned from JILT itself."""
+    from tilecam.engine.gcg import load_gcg
+    from tilecam.models.video import iter_render, script_game
+    from tilecam.vision.orient import find_orientation
+    from tilecam.vision.tracker import default_reader
+
+    video = script_game(load_gcg(shared_dir / "data" / "gcg" / "liwords_puzzles_r1_mike.gcg"), 12111,
+                        tileset="english")
+    jilt = next(spec for spec in video.specs if "JILT" in "".join(spec.rows) and not spec.hand)
+    empty, first_word = iter_render([video.specs[0], jilt], video.tileset, 12111)
+    assert not "".join(video.specs[0].rows).strip(".")
+    found = find_orientation(empty, TileClassifier.load(threads=1))
+    assert found.tiles >= 2 and not any(found.sure)        # the glare's doubtful "tiles", no sure letter
+    read = default_reader("english")
+    read(empty)
+    assert list(read(first_word).grid) == list(jilt.rows)

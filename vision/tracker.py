@@ -526,7 +526,9 @@ def default_reader(tileset: str, threads: int = 1, model: Any = None, rotation: 
         if state["rotation"] is None and _may_show_tiles(reading) and (
                 int(reading.occluded.sum()) <= ORIENT_MAX_UNSURE or _one_line(reading.grid)):
             found = find_orientation(image, classifier, tileset, reading.location)
-            if found.letters and found.tiles >= ORIENT_MIN_TILES:
+            # a letter read surely in the turn chosen: glare on an empty board can read as a tile or two, and a
+            # turn learned from that is kept for the whole game
+            if found.sure[found.rotation] and found.tiles >= ORIENT_MIN_TILES:
                 state["rotation"] = found.rotation
                 log.info("the board's row 1 is %d quarter turns from the picture's top edge", found.rotation)
                 if found.rotation:
