@@ -145,7 +145,7 @@ def evaluate_renders(classifier: TileClassifier, n: int, tileset: str = "english
     """The ``n`` held-out renders from the ``first``-th held-out seed on (the bench's are the first 100)."""
     from tilecam.models import synth
 
-    seeds = list(synth.HELDOUT_SEEDS)[first:first + n]
+    seeds = synth.HELDOUT_SEEDS[first:first + n]
     name = f"held-out renders ({tileset})" if not first else f"held-out renders ({tileset}, seeds {seeds[0]}…)"
     tally = Tally(name)
     for i, seed in enumerate(seeds):
