@@ -204,3 +204,31 @@ def test_a_glare_washed_board_is_located_by_its_premiums_not_by_rows_of_tiles():
     truth = np.asarray(render.corners, np.float32)
     found = np.asarray(locate_board(render.image).corners, np.float32)
     assert _grid_error(found, truth) < 0.1
+
+
+@pytest.mark.parametrize("seed", [900_935, 900_959])
+def test_a_white_board_with_an_arm_across_it_is_put_right_by_the_layout_search(seed, monkeypatch):
+    """Held-out renders of the white Hasbro board, an arm across it on a pale table: the lattice fit inside the
+    outline is over 1.5 squares off, beyond the refinement's reach, and no premium square sits on its cell; the
+    layout search over grids up to three squares larger, smaller or shifted finds the one the premiums confirm."""
+    import tilecam.vision.locate as locate
+
+    synth = pytest.importorskip("tilecam.models.synth")
+    render = synth.render_board(None, seed=seed, styles=synth.HELDOUT_STYLES)
+    truth = np.asarray(render.corners, np.float32)
+    assert _grid_error(np.asarray(locate_board(render.image).corners, np.float32), truth) < 0.1
+    monkeypatch.setattr(locate, "_rescue_by_layout", lambda *args: None)     # without it: where the lattice put it
+    assert _grid_error(np.asarray(locate_board(render.image).corners, np.float32), truth) > 1.0
+
+
+def test_the_layout_search_finds_a_grid_two_squares_off_and_keeps_one_that_is_right(photos):
+    from tilecam.vision.layoutsearch import search_layout
+
+    image = photos["game03/image-20.jpg"]
+    truth = scrabscrap_grid_corners()
+    kinds = premium_kinds(15)
+    assert _grid_error(search_layout(image, truth, kinds), truth) < 0.3
+    unit = np.array([[0, 0], [15, 0], [15, 15], [0, 15]], np.float32)
+    off = _moved(truth, unit * 14 / 15 + (2.0, -1.0))          # a square too small, two right and one up
+    assert _grid_error(off, truth) > 1.5
+    assert _grid_error(search_layout(image, off, kinds), truth) < 0.3

@@ -30,12 +30,14 @@ import cv2
 import numpy as np
 
 from tilecam.vision.gridfit import fit_grid, grid_corners
+from tilecam.vision.layoutsearch import search_layout
 from tilecam.vision.premiums import board_lab, misfit, premium_centres, square_colours
 from tilecam.vision.warp import homography_to_rectified
 
 
 #: Weight of a premium square's centre in the grid fit, per axis (a line measurement weighs 1.2-4 by its contrast).
 PREMIUM_WEIGHT = 2.0
+RESCUE_BELOW = 8         # fewer premium squares on their cells than this: the grid may be squares off
 
 
 class BoardNotFound(ValueError):
@@ -104,6 +106,9 @@ def locate_board(image: np.ndarray, cfg: LocateConfig = LocateConfig(), hint: Bo
     score, corners = best
     if image.ndim == 3:
         corners = snap_to_layout(image, corners, cfg.size)
+        rescued = _rescue_by_layout(image, gray, corners, cfg, premiums)
+        if rescued is not None:
+            corners, score = rescued, lattice_score(gray, rescued, cfg)
     if score < cfg.min_score:
         raise BoardNotFound(f"no Scrabble grid found in the frame (best lattice score {score:.2f} < {cfg.min_score})")
     return BoardLocation(corners, homography_to_rectified(corners, cfg.size), score)
@@ -362,6 +367,26 @@ def _premiums_prefer(premiums: Callable[[np.ndarray], tuple[np.ndarray, np.ndarr
     if len(points) < 8 or fit > 0.06:
         return False
     return fit < 0.6 * misfit(*premiums(corners), corners, size)
+
+
+def _rescue_by_layout(image: np.ndarray, gray: np.ndarray, corners: np.ndarray, cfg: LocateConfig,
+                      premiums: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]] | None) -> np.ndarray | None:
+    """A grid far off put right, or None: when fewer than ``RESCUE_BELOW`` premium squares sit on their cells
+    under ``corners`` (a white board on a white table, an arm across it: the lattice fit can be squares off), the
+    layout search (``tilecam.vision.layoutsearch``) proposes another grid, refined as any; it is taken only if the
+    premium squares then clearly say it is the better one (``_premiums_prefer``)."""
+    if premiums is None:
+        return None
+    points, cells = premiums(corners)
+    if len(points) >= RESCUE_BELOW and misfit(points, cells, corners, cfg.size) <= 0.06:
+        return None
+    candidate = search_layout(image, corners, premium_kinds(cfg.size))
+    for _ in range(cfg.refinements):
+        try:
+            candidate = _refine_grid(gray, candidate, cfg, premiums=premiums)
+        except BoardNotFound:
+            return None
+    return candidate if _premiums_prefer(premiums, candidate, corners, cfg.size) else None
 
 
 def _fit_lattice_span(profile: np.ndarray, size: int, pad: float) -> tuple[float, float, float]:

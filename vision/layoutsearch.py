@@ -1,0 +1,74 @@
+"""A grid found far off (more than a square), put right by the board's premium squares.
+
+The lattice fit inside the board's outline can be off by a few squares where the outline is not the board's (a
+white board on a white table, an arm across it): too far for the line-by-line refinement and for the premium
+finder, which both look near where the grid puts things. Here the picture around the grid is rectified with a
+margin of ``REACH`` squares, and every grid whose edges lie up to that far in or out of the ones found is scored
+by how well the squares' colours follow the layout: the squares of each premium kind alike, the kinds apart
+(a Fisher ratio). Only a candidate the caller then confirms (refined, with the premium squares on their cells)
+should replace the grid found.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import cv2
+import numpy as np
+
+REACH = 3           # squares the edges may move in or out
+CELL = 8            # px a square in the rectified picture searched
+
+
+def _candidates(values: np.ndarray, size: int) -> np.ndarray:
+    """(left, top, right, bottom) edges, in squares of the grid found, of every grid between 12 and 18 squares
+    wide and high (15 ± 3) whose edges take the given offsets."""
+    out = [(x0, y0, size + x1, size + y1) for x0, y0, x1, y1 in itertools.product(values, repeat=4)]
+    out = np.array(out, np.float32)
+    span = np.stack([out[:, 2] - out[:, 0], out[:, 3] - out[:, 1]], axis=1)
+    return out[((span >= size - REACH) & (span <= size + REACH)).all(axis=1)]
+
+
+def _scores(lab: np.ndarray, edges: np.ndarray, kinds: np.ndarray) -> np.ndarray:
+    """Fisher ratio of the layout's kinds over the squares' colours, for each candidate grid (``edges`` in squares
+    of the grid found, the rectified picture starting ``REACH`` squares before it)."""
+    size = kinds.shape[0]
+    centre = (np.arange(size, dtype=np.float32) + 0.5) / size
+    xs = edges[:, 0:1] + (edges[:, 2:3] - edges[:, 0:1]) * centre          # (n, size) column centres
+    ys = edges[:, 1:2] + (edges[:, 3:4] - edges[:, 1:2]) * centre
+    px = np.clip(np.rint((xs + REACH) * CELL).astype(np.intp), 0, lab.shape[1] - 1)
+    py = np.clip(np.rint((ys + REACH) * CELL).astype(np.intp), 0, lab.shape[0] - 1)
+    colours = lab[py[:, :, None], px[:, None, :]].reshape(len(edges), size * size, 3)   # (n, squares, 3)
+    names = np.unique(kinds)
+    member = np.stack([(kinds == k).reshape(-1) for k in names]).astype(np.float32)     # (kinds, squares)
+    counts = member.sum(axis=1)
+    means = np.einsum("ks,nsc->nkc", member, colours) / counts[None, :, None]
+    overall = colours.mean(axis=1, keepdims=True)
+    between = (counts[None, :, None] * (means - overall) ** 2).sum(axis=(1, 2))
+    fitted = np.einsum("ks,nkc->nsc", member, means)
+    within = ((colours - fitted) ** 2).sum(axis=(1, 2)) + 1e-3
+    return between / within
+
+
+def search_layout(image: np.ndarray, corners: np.ndarray, kinds: np.ndarray) -> np.ndarray:
+    """The grid (TL, TR, BR, BL image corners) whose squares follow the layout ``kinds`` best, among those whose
+    edges lie up to ``REACH`` squares in or out of ``corners``: whole squares first, then quarter squares around
+    the best."""
+    size = kinds.shape[0]
+    span = size + 2 * REACH
+    dst = (np.array([[0, 0], [size, 0], [size, size], [0, size]], np.float32) + REACH) * CELL
+    h = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
+    picture = cv2.warpPerspective(image, h, (span * CELL, span * CELL), flags=cv2.INTER_AREA)
+    # each square's middle: blurred over about half a square, so one sample stands for it
+    lab = cv2.GaussianBlur(cv2.cvtColor(picture, cv2.COLOR_BGR2LAB), (0, 0), CELL / 4).astype(np.float32)
+    edges = _candidates(np.arange(-REACH, REACH + 1, dtype=np.float32), size)
+    best = edges[int(np.argmax(_scores(lab, edges, kinds)))]
+    fine = _candidates(np.arange(-0.5, 0.75, 0.25, dtype=np.float32), 0) + best
+    fine = fine[((fine[:, 2:] - fine[:, :2]) >= size - REACH).all(axis=1)]
+    best = fine[int(np.argmax(_scores(lab, fine, kinds)))]
+    x0, y0, x1, y1 = best
+    grid = (np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32) + REACH) * CELL
+    return cv2.perspectiveTransform(grid.reshape(-1, 1, 2), np.linalg.inv(h)).reshape(4, 2).astype(np.float32)
+
+
+__all__ = ["search_layout", "REACH"]
