@@ -37,7 +37,8 @@ from tilecam.vision.warp import homography_to_rectified
 
 #: Weight of a premium square's centre in the grid fit, per axis (a line measurement weighs 1.2-4 by its contrast).
 PREMIUM_WEIGHT = 2.0
-RESCUE_BELOW = 8         # fewer premium squares on their cells than this: the grid may be squares off
+ON_CELLS = 0.06          # premium squares this near their cells' centres on average (in squares) confirm a grid, …
+ENOUGH_PREMIUMS = 8      # … this many of them at least (fewer leave it in doubt: the grid may be squares off)
 
 
 class BoardNotFound(ValueError):
@@ -364,21 +365,21 @@ def _premiums_prefer(premiums: Callable[[np.ndarray], tuple[np.ndarray, np.ndarr
         return False
     points, cells = premiums(refined)
     fit = misfit(points, cells, refined, size)
-    if len(points) < 8 or fit > 0.06:
+    if len(points) < ENOUGH_PREMIUMS or fit > ON_CELLS:
         return False
     return fit < 0.6 * misfit(*premiums(corners), corners, size)
 
 
 def _rescue_by_layout(image: np.ndarray, gray: np.ndarray, corners: np.ndarray, cfg: LocateConfig,
                       premiums: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]] | None) -> np.ndarray | None:
-    """A grid far off put right, or None: when fewer than ``RESCUE_BELOW`` premium squares sit on their cells
+    """A grid far off put right, or None: when fewer than ``ENOUGH_PREMIUMS`` premium squares sit on their cells
     under ``corners`` (a white board on a white table, an arm across it: the lattice fit can be squares off), the
     layout search (``tilecam.vision.layoutsearch``) proposes another grid, refined as any; it is taken only if the
     premium squares then clearly say it is the better one (``_premiums_prefer``)."""
     if premiums is None:
         return None
     points, cells = premiums(corners)
-    if len(points) >= RESCUE_BELOW and misfit(points, cells, corners, cfg.size) <= 0.06:
+    if len(points) >= ENOUGH_PREMIUMS and misfit(points, cells, corners, cfg.size) <= ON_CELLS:
         return None
     candidate = search_layout(image, corners, premium_kinds(cfg.size))
     for _ in range(cfg.refinements):
