@@ -83,6 +83,7 @@ def test_without_a_letter_read_surely_or_a_blank_read_nothing_changes():
     assert blanks_unlike_the_tiles(crops, doubtful_letter, CLASSES) is doubtful_letter
     no_blank = _probs({(7, 7): LETTER})
     assert blanks_unlike_the_tiles(crops, no_blank, CLASSES) is no_blank
+    assert tile_face_colour(crops, []) is None
 
 
 def test_a_doubtful_blank_on_a_white_board_is_a_bare_square_but_not_on_a_green_one():

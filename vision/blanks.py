@@ -69,9 +69,11 @@ def blanks_on_a_white_board(crops: np.ndarray, probs: np.ndarray, classes, light
     return out / out.sum(axis=1, keepdims=True)
 
 
-def tile_face_colour(crops: np.ndarray, squares) -> np.ndarray:
+def tile_face_colour(crops: np.ndarray, squares) -> np.ndarray | None:
     """Median Lab colour of the faces of these letter tiles: the lighter 40 % of each middle (the letter and its
-    value are the dark ink)."""
+    value are the dark ink); None for no squares."""
+    if not len(squares):
+        return None
     faces = []
     for pixels in _middles(crops, squares, inset=3):
         light = pixels[:, 0] >= np.percentile(pixels[:, 0], 60)
