@@ -16,6 +16,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from tilecam.engine.coords import square_name
 from tilecam.models.dataset import SHARED_BOARDS
 from tilecam.vision.classify import EMPTY, OCCLUDED, TileClassifier
 from tilecam.vision.locate import BoardNotFound, locate_board
@@ -75,7 +76,7 @@ class Tally:
                     self.tile_errors += g != t
                 wrong += g != t
                 if g != t:
-                    misread.append(f"{chr(ord('A') + c)}{r + 1} {t}→{g}")
+                    misread.append(f"{square_name(r, c)} {t}→{g}")
         self.cell_errors += wrong
         self.boards_correct += wrong == 0
         if misread:

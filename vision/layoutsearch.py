@@ -20,12 +20,11 @@ REACH = 3           # squares the edges may move in or out
 CELL = 8            # px a square in the rectified picture searched
 
 
-def _candidates(values: np.ndarray, size: int) -> np.ndarray:
-    """(left, top, right, bottom) edges, in squares of the grid found, of every grid between 12 and 18 squares
-    wide and high (15 ± 3) whose edges take the given offsets."""
-    out = [(x0, y0, size + x1, size + y1) for x0, y0, x1, y1 in itertools.product(values, repeat=4)]
-    out = np.array(out, np.float32)
-    span = np.stack([out[:, 2] - out[:, 0], out[:, 3] - out[:, 1]], axis=1)
+def _candidates(around: np.ndarray, offsets: np.ndarray, size: int) -> np.ndarray:
+    """(left, top, right, bottom) edges, in squares of the grid found, of every grid whose edges are those of
+    ``around`` moved by the given ``offsets``, and which is within ``REACH`` squares of ``size`` wide and high."""
+    out = np.array(list(itertools.product(offsets, repeat=4)), np.float32) + around
+    span = out[:, 2:] - out[:, :2]
     return out[((span >= size - REACH) & (span <= size + REACH)).all(axis=1)]
 
 
@@ -61,11 +60,10 @@ def search_layout(image: np.ndarray, corners: np.ndarray, kinds: np.ndarray) -> 
     picture = cv2.warpPerspective(image, h, (span * CELL, span * CELL), flags=cv2.INTER_AREA)
     # each square's middle: blurred over about half a square, so one sample stands for it
     lab = cv2.GaussianBlur(cv2.cvtColor(picture, cv2.COLOR_BGR2LAB), (0, 0), CELL / 4).astype(np.float32)
-    edges = _candidates(np.arange(-REACH, REACH + 1, dtype=np.float32), size)
-    best = edges[int(np.argmax(_scores(lab, edges, kinds)))]
-    fine = _candidates(np.arange(-0.5, 0.75, 0.25, dtype=np.float32), 0) + best
-    fine = fine[((fine[:, 2:] - fine[:, :2]) >= size - REACH).all(axis=1)]
-    best = fine[int(np.argmax(_scores(lab, fine, kinds)))]
+    best = np.array([0, 0, size, size], np.float32)
+    for offsets in (np.arange(-REACH, REACH + 1), np.arange(-0.5, 0.75, 0.25)):   # whole squares, then quarters
+        edges = _candidates(best, offsets.astype(np.float32), size)
+        best = edges[int(np.argmax(_scores(lab, edges, kinds)))]
     x0, y0, x1, y1 = best
     grid = (np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32) + REACH) * CELL
     return cv2.perspectiveTransform(grid.reshape(-1, 1, 2), np.linalg.inv(h)).reshape(4, 2).astype(np.float32)

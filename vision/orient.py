@@ -28,7 +28,6 @@ class Orientation:
     scores: tuple[float, ...]     # per turn: mean tile-class confidence on the tile squares (higher: more upright)
     sure: tuple[int, ...]         # per turn: squares read as a letter at SURE_LETTER or more
     tiles: int                    # squares read as a tile (a letter or a blank) in at least one of the turns
-    letters: int                  # squares read as a letter in the chosen turn
 
 
 def find_orientation(image: np.ndarray, classifier: TileClassifier, tileset="english",
@@ -52,7 +51,7 @@ def find_orientation(image: np.ndarray, classifier: TileClassifier, tileset="eng
     for k, (labels, _) in enumerate(reads):
         tiles |= np.rot90((labels != EMPTY) & (labels != OCCLUDED), -k)
     if not tiles.any():
-        return Orientation(0, (1.0, 0.0, 0.0, 0.0), (0, 0, 0, 0), 0, 0)
+        return Orientation(0, (1.0, 0.0, 0.0, 0.0), (0, 0, 0, 0), 0)
     letter = letter_mask(classes)
     scores, sure = [], []
     for k, (_, probs) in enumerate(reads):
@@ -64,9 +63,7 @@ def find_orientation(image: np.ndarray, classifier: TileClassifier, tileset="eng
     best = max(range(4), key=lambda k: (sure[k], scores[k]))
     better = sure[best] > sure[0] or scores[best] > scores[0] + margin
     rotation = best if better else 0
-    labels = reads[rotation][0]
-    n_letters = int(sum(lab.isalpha() for lab in labels.reshape(-1)))
-    return Orientation(rotation, tuple(scores), tuple(sure), int(tiles.sum()), n_letters)
+    return Orientation(rotation, tuple(scores), tuple(sure), int(tiles.sum()))
 
 
 def rotation_scores(image: np.ndarray, classifier: TileClassifier, tileset="english",
