@@ -221,6 +221,23 @@ def test_a_white_board_with_an_arm_across_it_is_put_right_by_the_layout_search(s
     assert _grid_error(np.asarray(locate_board(render.image).corners, np.float32), truth) > 1.0
 
 
+@pytest.mark.parametrize("seed", [900_246, 900_134])
+def test_a_white_board_on_a_pale_table_is_outlined_by_its_saturation(seed, monkeypatch):
+    """Held-out renders of the white Hasbro board on a tan table as bright as its frame: no outline in the
+    frame's brightness holds the grid (not found, or a grid three squares off); the saturation's outline does."""
+    import tilecam.vision.locate as locate
+
+    synth = pytest.importorskip("tilecam.models.synth")
+    render = synth.render_board(None, seed=seed, styles=synth.HELDOUT_STYLES)
+    truth = np.asarray(render.corners, np.float32)
+    assert _grid_error(np.asarray(locate_board(render.image).corners, np.float32), truth) < 0.1
+    monkeypatch.setattr(locate, "_saturation_outlines", lambda image, cfg: [])
+    try:
+        assert _grid_error(np.asarray(locate_board(render.image).corners, np.float32), truth) > 1.0
+    except BoardNotFound:
+        pass
+
+
 def test_the_layout_search_finds_a_grid_two_squares_off_and_keeps_one_that_is_right(photos):
     from tilecam.vision.layoutsearch import search_layout
 

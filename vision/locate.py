@@ -80,14 +80,34 @@ def locate_board(image: np.ndarray, cfg: LocateConfig = LocateConfig(), hint: Bo
         if score >= cfg.hint_min_score:
             return BoardLocation(hint.corners, hint.homography, score, "hint")
     premiums = _premium_finder(image, cfg.size)
+    found = _grid_in_outlines(image, gray, _outline_candidates(gray, cfg), cfg, premiums)
+    if image.ndim == 3 and not _confirmed(found, premiums, cfg):
+        # A white board on a pale table as bright as its frame has no outline in brightness; its saturation has
+        # one. Asked only when the grid found is in doubt: on a board found well it moves nothing.
+        other = _grid_in_outlines(image, gray, _saturation_outlines(image, cfg), cfg, premiums)
+        if other is not None and (found is None or (found[0] < cfg.min_score and other[0] > found[0])
+                                  or _premiums_prefer(premiums, other[1], found[1], cfg.size)):
+            found = other
+    if found is None:
+        raise BoardNotFound("no Scrabble grid found in the frame (no outline holds a 15x15 lattice)")
+    score, corners = found
+    if score < cfg.min_score:
+        raise BoardNotFound(f"no Scrabble grid found in the frame (best lattice score {score:.2f} < {cfg.min_score})")
+    return BoardLocation(corners, homography_to_rectified(corners, cfg.size), score)
+
+
+def _grid_in_outlines(image: np.ndarray, gray: np.ndarray, outlines: list[np.ndarray], cfg: LocateConfig,
+                      premiums) -> tuple[float, np.ndarray] | None:
+    """(lattice score, corners) of the best grid inside ``outlines``, refined and checked against the layout; None
+    when no outline holds a lattice."""
     coarse: list[tuple[float, np.ndarray]] = []
-    for quad in _outline_candidates(gray, cfg):
+    for quad in outlines:
         try:
             coarse.append(_fit_grid(gray, quad, cfg))
         except BoardNotFound:
             continue
     if not coarse:
-        raise BoardNotFound("no Scrabble grid found in the frame (no outline holds a 15x15 lattice)")
+        return None
     best: tuple[float, np.ndarray] | None = None
     for _, corners in sorted(coarse, key=lambda item: -item[0])[:2]:
         corners = _refine_axes(gray, corners, cfg)
@@ -110,9 +130,21 @@ def locate_board(image: np.ndarray, cfg: LocateConfig = LocateConfig(), hint: Bo
         rescued = _rescue_by_layout(image, gray, corners, cfg, premiums)
         if rescued is not None:
             corners, score = rescued, lattice_score(gray, rescued, cfg)
-    if score < cfg.min_score:
-        raise BoardNotFound(f"no Scrabble grid found in the frame (best lattice score {score:.2f} < {cfg.min_score})")
-    return BoardLocation(corners, homography_to_rectified(corners, cfg.size), score)
+    return score, corners
+
+
+def _confirmed(found: tuple[float, np.ndarray] | None, premiums, cfg: LocateConfig) -> bool:
+    """Whether a grid was found that scores as a lattice and on which the premium squares sit on their cells."""
+    if found is None or found[0] < cfg.min_score:
+        return False
+    return premiums is None or _premiums_on_cells(premiums, found[1], cfg.size)
+
+
+def _premiums_on_cells(premiums: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]], corners: np.ndarray,
+                       size: int) -> bool:
+    """Whether at least ``ENOUGH_PREMIUMS`` premium squares sit on their cells under ``corners`` (``ON_CELLS``)."""
+    points, cells = premiums(corners)
+    return len(points) >= ENOUGH_PREMIUMS and misfit(points, cells, corners, size) <= ON_CELLS
 
 
 # --- stage 1: the board's outline -------------------------------------------------------------------------------
@@ -121,7 +153,33 @@ def _outline_candidates(gray: np.ndarray, cfg: LocateConfig) -> list[np.ndarray]
     """Convex quadrilaterals that may be the board, largest first, in full-frame pixels."""
     h, w = gray.shape
     scale = cfg.work_px / max(h, w)
-    small = cv2.resize(gray, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    quads = _outlines(cv2.resize(gray, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA), cfg,
+                      scale)
+    # The frame itself is the last resort: a board that fills the picture has no outline of its own.
+    quads.append((0.0, np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)))
+    return _largest_apart(quads)
+
+
+def _saturation_outlines(image: np.ndarray, cfg: LocateConfig) -> list[np.ndarray]:
+    """Outlines as ``_outline_candidates`` finds them, in the frame's saturation instead of its brightness: a
+    white board on a tan or grey table differs from it more in colour than in light."""
+    h, w = image.shape[:2]
+    scale = cfg.work_px / max(h, w)
+    small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    return _largest_apart(_outlines(cv2.cvtColor(small, cv2.COLOR_BGR2HSV)[..., 1], cfg, scale))
+
+
+def _largest_apart(quads: list[tuple[float, np.ndarray]], keep: int = 3) -> list[np.ndarray]:
+    """The ``keep`` largest of (area, quad), a quad within 4 px of a larger one dropped."""
+    unique: list[np.ndarray] = []
+    for _, quad in sorted(quads, key=lambda item: -item[0]):
+        if all(np.abs(quad - other).max() > 4 for other in unique):
+            unique.append(quad)
+    return unique[:keep]
+
+
+def _outlines(small: np.ndarray, cfg: LocateConfig, scale: float) -> list[tuple[float, np.ndarray]]:
+    """(area, quad in full-frame pixels) of the largest closed edge contours of the downscaled ``small``."""
     small = cv2.GaussianBlur(small, (5, 5), 0)
     quads: list[tuple[float, np.ndarray]] = []
     min_area = cfg.min_board_fraction * small.shape[0] * small.shape[1]
@@ -137,14 +195,7 @@ def _outline_candidates(gray: np.ndarray, cfg: LocateConfig) -> list[np.ndarray]
             quad = _hull_to_quad(hull)
             if quad is not None:
                 quads.append((area, quad / scale))
-    # The frame itself is the last resort: a board that fills the picture has no outline of its own.
-    quads.append((0.0, np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)))
-    quads.sort(key=lambda item: -item[0])
-    unique: list[np.ndarray] = []
-    for _, quad in quads:
-        if all(np.abs(quad - other).max() > 4 for other in unique):
-            unique.append(quad)
-    return unique[:3]
+    return quads
 
 
 def _hull_to_quad(hull: np.ndarray) -> np.ndarray | None:
@@ -378,8 +429,7 @@ def _rescue_by_layout(image: np.ndarray, gray: np.ndarray, corners: np.ndarray, 
     premium squares then clearly say it is the better one (``_premiums_prefer``)."""
     if premiums is None:
         return None
-    points, cells = premiums(corners)
-    if len(points) >= ENOUGH_PREMIUMS and misfit(points, cells, corners, cfg.size) <= ON_CELLS:
+    if _premiums_on_cells(premiums, corners, cfg.size):
         return None
     candidate = search_layout(image, corners, premium_kinds(cfg.size))
     for _ in range(cfg.refinements):
