@@ -177,8 +177,52 @@ def to_bytes(crops: np.ndarray):
     return torch.from_numpy(np.ascontiguousarray(crops.transpose(0, 3, 1, 2)[:, ::-1]))
 
 
+def init_from_onnx(model, path: Path, sample: np.ndarray) -> None:
+    """Start ``model`` (``build_model``'s) from an exported one: its convolutions carry the batch norms folded in
+    (weight and bias); each batch norm is set to the statistics of its convolution's output over ``sample``
+    (crops) with a scale and shift that undo them, so the network computes what the file does, in training mode
+    nearly and in evaluation mode exactly, and training goes on from there."""
+    import onnx
+    import torch
+    import torch.nn as nn
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(path)).graph
+    values = {t.name: numpy_helper.to_array(t).copy() for t in graph.initializer}
+    convs = [n for n in graph.node if n.op_type == "Conv"]
+    gemm = next(n for n in graph.node if n.op_type == "Gemm")
+    layers = list(model)
+    torch_convs = [i for i, m in enumerate(layers) if isinstance(m, nn.Conv2d)]
+    if len(convs) != len(torch_convs):
+        raise ValueError(f"{path} has {len(convs)} convolutions, the network {len(torch_convs)}")
+    with torch.no_grad():
+        h = to_tensor(sample)
+        for i, layer in enumerate(layers):
+            if isinstance(layer, nn.Conv2d):
+                node = convs[torch_convs.index(i)]
+                layer.weight.copy_(torch.from_numpy(values[node.input[1]]))
+                bias = torch.from_numpy(values[node.input[2]])
+                z = layer(h)
+                mean, var = z.mean(dim=(0, 2, 3)), z.var(dim=(0, 2, 3), unbiased=False)
+                bn = layers[i + 1]
+                bn.running_mean.copy_(mean)
+                bn.running_var.copy_(var)
+                bn.weight.copy_(torch.sqrt(var + bn.eps))
+                bn.bias.copy_(mean + bias)
+                h = z
+            elif isinstance(layer, nn.BatchNorm2d):
+                h = layer.eval()(h)
+            elif isinstance(layer, nn.Linear):
+                layer.weight.copy_(torch.from_numpy(values[gemm.input[1]]))
+                layer.bias.copy_(torch.from_numpy(values[gemm.input[2]]))
+                h = layer(h)
+            else:
+                h = layer.eval()(h)
+
+
 def train(x: np.ndarray, y: np.ndarray, minutes: float, seed: int, x_val=None, y_val=None,
-          width: str = "standard", batch: int = 256, real: np.ndarray | None = None):
+          width: str = "standard", batch: int = 256, real: np.ndarray | None = None, init: Path | None = None,
+          lr: float = 3e-3):
     import torch
     import torch.nn as nn
 
@@ -186,9 +230,11 @@ def train(x: np.ndarray, y: np.ndarray, minutes: float, seed: int, x_val=None, y
     torch.set_num_threads(2)
     rng_t = torch.Generator().manual_seed(seed)
     model = build_model(width)
+    if init is not None:
+        init_from_onnx(model, init, x[np.random.default_rng(seed).choice(len(x), 4096, replace=False)])
     weights = torch.from_numpy(sample_weights(y, real))
     xt, yt = to_bytes(x), torch.from_numpy(y)
-    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.02)
     deadline = time.monotonic() + minutes * 60
     start = time.monotonic()
@@ -211,7 +257,7 @@ def train(x: np.ndarray, y: np.ndarray, minutes: float, seed: int, x_val=None, y
             total += len(yb)
             frac = min(1.0, (time.monotonic() - start) / (minutes * 60))
             for group in opt.param_groups:      # cosine decay over the time budget, step by step
-                group["lr"] = 3e-3 * 0.5 * (1 + np.cos(np.pi * frac))
+                group["lr"] = lr * 0.5 * (1 + np.cos(np.pi * frac))
             if (k // batch) % 200 == 199:
                 print(f"  epoch {epoch}: {k + batch}/{len(order)} crops, loss {loss_sum / total:.4f}, "
                       f"{max(0.0, deadline - time.monotonic()) / 60:.1f} min left", flush=True)
@@ -274,6 +320,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="add the real photos of games 01-02 (default)")
     ap.add_argument("--no-real", dest="real", action="store_false", help="synthetic only (zero-shot model)")
     ap.add_argument("--real-dir", type=Path, default=SHARED_BOARDS)
+    ap.add_argument("--init", type=Path, help="go on training from this exported model (.onnx of this network)")
+    ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (cosine decay over the budget)")
     args = ap.parse_args(argv)
 
     rng = np.random.default_rng(args.seed)
@@ -309,10 +357,11 @@ def main(argv: list[str] | None = None) -> int:
     x_val = y_val = None
     if args.real_dir.is_dir():   # reported only, never trained on
         x_val, y_val = real_crops(args.real_dir, ("game03", "game04"))
-    model = train(x, y, args.minutes, args.seed, x_val, y_val, args.width, real=real)
+    model = train(x, y, args.minutes, args.seed, x_val, y_val, args.width, real=real, init=args.init, lr=args.lr)
     from tilecam.models import synth
 
-    info = {"seed": args.seed, "minutes": args.minutes, "width": args.width, "sources": sources,
+    info = {"seed": args.seed, "minutes": args.minutes, "width": args.width, "sources": sources, "lr": args.lr,
+            "init": args.init.name if args.init else None,
             "empties_kept": args.empties, "fonts": sorted({s.split("/")[2] for s in synth.TRAINING_STYLES}),
             "date": _dt.date.today().isoformat(), "crops": int(len(x))}
     if x_val is not None:

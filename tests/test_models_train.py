@@ -61,6 +61,23 @@ def test_training_smoke_run_exports_a_model_onnxruntime_runs(tmp_path):
     assert np.allclose(probs.sum(axis=1), 1, atol=1e-4)
 
 
+def test_training_can_go_on_from_the_shipped_model():
+    torch = pytest.importorskip("torch")
+    from tilecam.models import train
+
+    rng = np.random.default_rng(3)
+    x = rng.integers(0, 255, (64, CROP_PX, CROP_PX, 3), dtype=np.uint8)
+    model = train.build_model()
+    train.init_from_onnx(model, packaged_model(), x)
+    model.eval()
+    with torch.no_grad():
+        ours = model(train.to_tensor(x)).numpy()
+    shipped = TileClassifier.load(threads=1, second=False).logits(x)
+    np.testing.assert_allclose(ours, shipped, atol=1e-3)       # the same network, the batch norms unfolded
+    with pytest.raises(ValueError, match="convolutions"):
+        train.init_from_onnx(torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3)), packaged_model(), x)
+
+
 def test_occluded_examples_cover_most_of_the_crop():
     from tilecam.models.train import occlude
 

@@ -63,9 +63,24 @@ def test_an_empty_board_may_be_read_in_any_turn_but_a_board_with_tiles_only_in_i
     arm = np.zeros((15, 15), bool)
     arm[0, 10:] = True                                   # the arm over the top right corner
     read = ["." * 15] * 14 + ["#####" + "." * 10]        # read a half turn round: the arm at the bottom left
-    skip, touched = arm_in_the_turn_read(empty, arm, np.zeros((15, 15), bool), read)
-    assert skip[14, :5].all() and skip.sum() == 5 and not touched.any()
+    turned, skip, touched = arm_in_the_turn_read(empty, arm, np.zeros((15, 15), bool), read)
+    assert turned == empty and skip[14, :5].all() and skip.sum() == 5 and not touched.any()
     tiles = ["." * 15] * 7 + ["......CAT......"] + ["." * 15] * 7
     read = ["." * 15] * 7 + ["......CAT......"] + ["." * 15] * 6 + ["#####" + "." * 10]
-    skip, _ = arm_in_the_turn_read(tiles, arm, np.zeros((15, 15), bool), read)
-    assert (skip == arm).all()                           # CAT fixes the turn: the # squares stay wrong
+    turned, skip, _ = arm_in_the_turn_read(tiles, arm, np.zeros((15, 15), bool), read)
+    assert turned == tiles and (skip == arm).all()       # CAT fixes the turn: the # squares stay wrong
+
+
+def test_a_board_whose_only_tiles_lie_under_the_arm_may_be_read_in_any_turn():
+    from tilecam.vision.evaluate import arm_in_the_turn_read
+
+    hidden = ["." * 15] * 15
+    hidden[0] = "." * 11 + "NE.."                         # two tiles, both under the arm
+    arm = np.zeros((15, 15), bool)
+    arm[0, 10:] = True
+    read = ["." * 15] * 14 + ["#####" + "." * 10]        # a half turn round: nothing in sight tells it
+    turned, skip, _ = arm_in_the_turn_read(hidden, arm, np.zeros((15, 15), bool), read)
+    assert turned[14] == "..EN" + "." * 11 and skip[14, :5].all() and skip.sum() == 5
+    hidden[0] = "." * 9 + "T.NE.."                        # the T is in sight: the turn is fixed
+    turned, skip, _ = arm_in_the_turn_read(hidden, arm, np.zeros((15, 15), bool), read)
+    assert turned == hidden and (skip == arm).all()

@@ -199,6 +199,29 @@ def test_a_square_read_doubtfully_between_two_labels_is_read_again_from_five_vie
     assert (read_doubtful_squares_again(warped, sure, classes, classify) == sure).all() and not cut
 
 
+def test_a_square_in_doubt_between_bare_and_blank_is_read_again_from_its_own_crop():
+    from tilecam.vision.read import blank_or_bare_again
+
+    classes = (".", "A", "?", "#")
+    crops = np.arange(225, dtype=np.uint8)[:, None, None, None] * np.ones((1, 40, 40, 3), np.uint8)
+    asked = []
+
+    def both_models(batch):      # the second model sees the blank at square 20 plainly
+        asked.extend(int(c[0, 0, 0]) for c in batch)
+        return np.array([[0.25, 0.0, 0.7, 0.05] for _ in batch])
+
+    probs = np.tile([0.97, 0.01, 0.01, 0.01], (225, 1))
+    probs[20] = [0.5, 0.02, 0.46, 0.02]       # bare or blank, in doubt
+    probs[30] = [0.85, 0.01, 0.13, 0.01]      # bare, surely enough: left
+    probs[40] = [0.45, 0.5, 0.03, 0.02]       # a letter or bare: not this step's
+    out = blank_or_bare_again(crops, probs, classes, both_models)
+    assert asked == [20] and classes[out[20].argmax()] == "?"
+    assert (np.delete(out, [20], axis=0) == np.delete(probs, [20], axis=0)).all()
+    asked.clear()
+    sure = np.tile([0.97, 0.01, 0.01, 0.01], (225, 1))
+    assert (blank_or_bare_again(crops, sure, classes, both_models) == sure).all() and not asked
+
+
 @pytest.mark.parametrize("turn", [cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_90_COUNTERCLOCKWISE])
 def test_the_trackers_reader_learns_a_quarter_turn_from_a_first_word_lying_sideways(game04, turn):
     from tilecam.vision.tracker import default_reader

@@ -171,8 +171,8 @@ def evaluate_renders(classifier: TileClassifier, n: int, tileset: str = "english
         timings["localise"] += (t1 - t0) * 1000
         timings["orient"] = (t2 - t1) * 1000
         timings["total"] += (t2 - t0) * 1000
-        skip, touched = arm_in_the_turn_read(truth, np.asarray(render.occluded), np.asarray(render.touched),
-                                             reading.grid)
+        truth, skip, touched = arm_in_the_turn_read(truth, np.asarray(render.occluded),
+                                                    np.asarray(render.touched), reading.grid)
         tally.add(truth, reading, np.asarray(render.corners), skip=skip, any_corner_order=True, timings=timings,
                   unsure_ok=touched, label=f"{seed} {render.style}")
         _progress(i + 1, len(seeds), tally.name)
@@ -180,22 +180,24 @@ def evaluate_renders(classifier: TileClassifier, n: int, tileset: str = "english
 
 
 def arm_in_the_turn_read(truth: list[str], skip: np.ndarray, touched: np.ndarray, grid
-                         ) -> tuple[np.ndarray, np.ndarray]:
-    """The squares under the arm (``skip``) and touched by it, in the turn the reading took where the board's tiles
-    leave the turn open: a board that is the same a quarter or half turn round (an empty board, the commonest) has
-    no row 1 to tell from its tiles, and every such turn is a right one. Only the arm's squares differ between
-    them; the turn that fits the reading best is scored."""
+                         ) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """The truth and the squares under the arm (``skip``) and touched by it, in the turn the reading took where
+    the tiles in sight leave the turn open: a board that is the same a quarter or half turn round (an empty board,
+    the commonest), or one whose only tiles lie under the arm, has no row 1 to tell from its tiles, and every such
+    turn is a right one. The turn that fits the reading best is scored."""
     board = np.array([list(row) for row in truth])
     read = np.array([list(row) for row in grid])
+    hidden_only = bool(((board == EMPTY) | skip).all())
     best = None
     for k in range(4):
-        if not (np.rot90(board, k) == board).all():
+        turned = np.rot90(board, k)
+        if not (hidden_only or (turned == board).all()):
             continue
         s, t = np.rot90(skip, k), np.rot90(touched, k)
-        wrong = int(((read != board) & ~s & ~(t & (read == OCCLUDED))).sum())
+        wrong = int(((read != turned) & ~s & ~(t & (read == OCCLUDED))).sum())
         if best is None or wrong < best[0]:
-            best = (wrong, s, t)
-    return best[1], best[2]
+            best = (wrong, ["".join(row) for row in turned], s, t)
+    return best[1], best[2], best[3]
 
 
 def confusion_png(tally: Tally, classes: tuple[str, ...], path: Path) -> Path:

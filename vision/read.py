@@ -18,6 +18,7 @@ LOOK_AGAIN_SHIFT = 3       # … in crops moved this many pixels up, down, left 
 LOOK_AGAIN_SURE = 0.9      # … this surely is taken (a tile put down off its square's middle is seen whole there)
 AVERAGE_BELOW = 0.7        # a square still read this doubtfully between two letters is read again …
 AVERAGE_SHIFT = 2          # … from its crop and four crops moved this many pixels, their probabilities averaged
+BLANK_OR_BARE_BELOW = 0.8  # a square read this doubtfully between a bare square and a blank is read by both models
 
 
 @dataclass(frozen=True, eq=False)
@@ -90,6 +91,7 @@ def read_board(image: np.ndarray, classifier: TileClassifier, tileset="english",
 
     probs = look_again(warped, probs, classifier.classes, again)
     probs = read_doubtful_squares_again(warped, probs, classifier.classes, with_second_opinion)
+    probs = blank_or_bare_again(crops, probs, classifier.classes, with_second_opinion)
     probs = blanks_on_a_white_board(crops, probs, classifier.classes)
     probs = blanks_unlike_the_tiles(crops, probs, classifier.classes)
     labels = [classifier.classes[i] for i in probs.argmax(axis=1)]
@@ -155,5 +157,23 @@ def read_doubtful_squares_again(warped: np.ndarray, probs: np.ndarray, classes, 
     return out
 
 
-__all__ = ["BoardReading", "read_board", "look_again", "read_doubtful_squares_again",
+def blank_or_bare_again(crops: np.ndarray, probs: np.ndarray, classes, classify,
+                        below: float = BLANK_OR_BARE_BELOW) -> np.ndarray:
+    """``probs`` with each square read doubtfully between a bare square and a blank tile (those two the best, the
+    best under ``below``) read again from its own crop by ``classify`` (``read_board`` passes both models'
+    mean). A blank has only its edges and its shade to tell it from the square under it, and two models trained
+    apart weigh those differently. The crop is not moved: a blank put down off its square's middle is
+    ``look_again``'s, which has already run. Returns a new array."""
+    classes = list(classes)
+    pair = np.array([classes.index(EMPTY), classes.index(BLANK)])
+    top2 = np.sort(np.argsort(-probs, axis=1)[:, :2], axis=1)
+    doubtful = np.flatnonzero((probs.max(axis=1) < below) & (top2 == np.sort(pair)).all(axis=1))
+    if not len(doubtful):
+        return probs
+    out = probs.copy()
+    out[doubtful] = np.asarray(classify(crops[doubtful]))
+    return out
+
+
+__all__ = ["BoardReading", "read_board", "look_again", "read_doubtful_squares_again", "blank_or_bare_again",
            "rotate_corners", "letters_of", "EMPTY", "BLANK", "OCCLUDED"]
