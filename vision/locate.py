@@ -2,7 +2,8 @@
 
 Three stages, each cheap:
 
-1. the board's outline — the largest convex quadrilateral in an edge map of a downscaled frame;
+1. the board's outline — the largest convex quadrilateral in an edge map of a downscaled frame (its brightness;
+   where the grid found there is in doubt, its saturation too: a white board on a pale table);
 2. the grid inside it — the outline is warped to a square, where the 16 grid lines of each axis are a regular
    lattice; a 1-D search over (first line, pitch) on the gradient profile of each axis finds them, once in the
    outline and once more on the grid found. Then each line is measured on its own in strips across the square and
@@ -152,9 +153,7 @@ def _premiums_on_cells(premiums: Callable[[np.ndarray], tuple[np.ndarray, np.nda
 def _outline_candidates(gray: np.ndarray, cfg: LocateConfig) -> list[np.ndarray]:
     """Convex quadrilaterals that may be the board, largest first, in full-frame pixels."""
     h, w = gray.shape
-    scale = cfg.work_px / max(h, w)
-    quads = _outlines(cv2.resize(gray, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA), cfg,
-                      scale)
+    quads = _outlines(*_downscaled(gray, cfg), cfg)
     # The frame itself is the last resort: a board that fills the picture has no outline of its own.
     quads.append((0.0, np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)))
     return _largest_apart(quads)
@@ -163,10 +162,15 @@ def _outline_candidates(gray: np.ndarray, cfg: LocateConfig) -> list[np.ndarray]
 def _saturation_outlines(image: np.ndarray, cfg: LocateConfig) -> list[np.ndarray]:
     """Outlines as ``_outline_candidates`` finds them, in the frame's saturation instead of its brightness: a
     white board on a tan or grey table differs from it more in colour than in light."""
+    small, scale = _downscaled(image, cfg)
+    return _largest_apart(_outlines(cv2.cvtColor(small, cv2.COLOR_BGR2HSV)[..., 1], scale, cfg))
+
+
+def _downscaled(image: np.ndarray, cfg: LocateConfig) -> tuple[np.ndarray, float]:
+    """The frame shrunk to ``cfg.work_px`` on its longer side, and the scale it was shrunk by."""
     h, w = image.shape[:2]
     scale = cfg.work_px / max(h, w)
-    small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
-    return _largest_apart(_outlines(cv2.cvtColor(small, cv2.COLOR_BGR2HSV)[..., 1], cfg, scale))
+    return cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA), scale
 
 
 def _largest_apart(quads: list[tuple[float, np.ndarray]], keep: int = 3) -> list[np.ndarray]:
@@ -178,7 +182,7 @@ def _largest_apart(quads: list[tuple[float, np.ndarray]], keep: int = 3) -> list
     return unique[:keep]
 
 
-def _outlines(small: np.ndarray, cfg: LocateConfig, scale: float) -> list[tuple[float, np.ndarray]]:
+def _outlines(small: np.ndarray, scale: float, cfg: LocateConfig) -> list[tuple[float, np.ndarray]]:
     """(area, quad in full-frame pixels) of the largest closed edge contours of the downscaled ``small``."""
     small = cv2.GaussianBlur(small, (5, 5), 0)
     quads: list[tuple[float, np.ndarray]] = []
