@@ -55,32 +55,27 @@ class Tally:
         ``unsure_ok``: squares the arm touches, where the occluded label ``#`` counts as right (and is counted in
         ``unsure_touched``)."""
         self.boards += 1
-        wrong = 0
-        misread = []
-        for r in range(15):
-            for c in range(15):
-                if skip is not None and skip[r, c]:
-                    continue
-                t, g = truth[r][c], reading.grid[r][c]
-                if g == OCCLUDED and unsure_ok is not None and unsure_ok[r, c]:
-                    self.unsure_touched += 1
-                    g = t
-                self.cells += 1
-                self.truth_labels.append(t)
-                self.read_labels.append(g)
-                if t == EMPTY:
-                    self.empty_cells += 1
-                    self.empty_false_positives += g != EMPTY
-                else:
-                    self.tile_cells += 1
-                    self.tile_errors += g != t
-                wrong += g != t
-                if g != t:
-                    misread.append(f"{square_name(r, c)} {t}→{g}")
-        self.cell_errors += wrong
-        self.boards_correct += wrong == 0
-        if misread:
-            self.wrong_boards.append(f"{label or self.boards}: " + ", ".join(misread))
+        board = np.array([list(row) for row in truth])
+        read = np.array([list(row) for row in reading.grid])
+        scored = np.ones(board.shape, bool) if skip is None else ~np.asarray(skip, bool)
+        counted = read_as_scored(board, read, unsure_ok)
+        if unsure_ok is not None:
+            self.unsure_touched += int(((read == OCCLUDED) & np.asarray(unsure_ok, bool) & scored).sum())
+        t, g = board[scored], counted[scored]                  # row-major, as the squares are named
+        self.cells += len(t)
+        self.truth_labels.extend(t.tolist())
+        self.read_labels.extend(g.tolist())
+        empty = t == EMPTY
+        self.empty_cells += int(empty.sum())
+        self.empty_false_positives += int((g[empty] != EMPTY).sum())
+        self.tile_cells += int((~empty).sum())
+        self.tile_errors += int((g[~empty] != t[~empty]).sum())
+        wrong = (counted != board) & scored
+        self.cell_errors += int(wrong.sum())
+        self.boards_correct += not wrong.any()
+        if wrong.any():
+            self.wrong_boards.append(f"{label or self.boards}: " + ", ".join(
+                f"{square_name(r, c)} {board[r, c]}→{read[r, c]}" for r, c in np.argwhere(wrong)))
         if true_corners is not None:
             # Renders come from any angle: the corner error measures the localiser, whose corners may start at
             # any corner (which edge is row 1 is the orientation step's job, scored by the cells above).
@@ -179,6 +174,14 @@ def evaluate_renders(classifier: TileClassifier, n: int, tileset: str = "english
     return tally
 
 
+def read_as_scored(board: np.ndarray, read: np.ndarray, unsure_ok: np.ndarray | None) -> np.ndarray:
+    """The reading (15 x 15 labels) as it is scored against ``board``: the occluded label ``#`` on a square the arm
+    touches (``unsure_ok``) counts as the truth there."""
+    if unsure_ok is None:
+        return read
+    return np.where((read == OCCLUDED) & np.asarray(unsure_ok, bool), board, read)
+
+
 def arm_in_the_turn_read(truth: list[str], skip: np.ndarray, touched: np.ndarray, grid
                          ) -> tuple[list[str], np.ndarray, np.ndarray]:
     """The truth and the squares under the arm (``skip``) and touched by it, in the turn the reading took where
@@ -194,7 +197,7 @@ def arm_in_the_turn_read(truth: list[str], skip: np.ndarray, touched: np.ndarray
         if not (hidden_only or (turned == board).all()):
             continue
         s, t = np.rot90(skip, k), np.rot90(touched, k)
-        wrong = int(((read != turned) & ~s & ~(t & (read == OCCLUDED))).sum())
+        wrong = int(((read_as_scored(turned, read, t) != turned) & ~s).sum())
         if best is None or wrong < best[0]:
             best = (wrong, ["".join(row) for row in turned], s, t)
     return best[1], best[2], best[3]
