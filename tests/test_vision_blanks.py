@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from tilecam.vision.blanks import (blanks_on_a_white_board, blanks_unlike_the_tiles, plain_square_lightness,
-                                   tile_face_colour)
+from tilecam.vision.blanks import (blanks_like_the_tiles, blanks_on_a_white_board, blanks_unlike_the_tiles,
+                                   plain_square_lightness, tile_face_colour)
 from tilecam.vision.warp import CELL_PX, MARGIN_PX, board_px, cut_cells
 
 CLASSES = (".", "A", "?", "#")
@@ -101,3 +101,30 @@ def test_a_doubtful_blank_on_a_white_board_is_a_bare_square_but_not_on_a_green_o
     assert classes[on_white[4 * 15 + 4].argmax()] == "." and classes[on_white[6 * 15 + 5].argmax()] == "?"
     np.testing.assert_allclose(on_white.sum(axis=1), 1.0)
     assert blanks_on_a_white_board(green, probs, classes) is probs
+
+
+def test_a_square_read_bare_in_the_tiles_colour_far_from_its_kinds_is_a_blank():
+    """A cream blank on a red double-word square is read bare (0.6 against 0.3 for a blank): its colour is the
+    letter tiles', far from the bare double-word squares'. A bare double-word square in the same doubt stays bare,
+    and so does a square in the tiles' colour with no blank in the model's doubt."""
+    from tilecam.vision.locate import premium_kinds
+
+    kinds = premium_kinds(15)
+    letters = {(7, c): "A" for c in range(4, 9)}
+    crops = _board(WHITE, {**letters, (1, 1): "?"}, IVORY)
+    red = np.array([90, 90, 220], np.uint8)                         # BGR: the double-word squares
+    for r, c in zip(*np.nonzero(kinds == "DW")):
+        if (r, c) != (1, 1) and (r, c) != (7, 7):
+            crops[r * 15 + c, 6:-6, 6:-6] = red
+    assert kinds[1, 1] == kinds[2, 2] == "DW"
+    pale = np.array([191, 196, 232], np.uint8)                       # a DW square paled by glare: 12 from ivory
+    crops[3 * 15 + 3, 6:-6, 6:-6] = pale
+    in_doubt = [0.6, 0.0, 0.3, 0.1]
+    probs = _probs({**{sq: LETTER for sq in letters}, (1, 1): in_doubt, (2, 2): in_doubt, (3, 3): in_doubt})
+    out = blanks_like_the_tiles(crops, probs, CLASSES)
+    assert CLASSES[out[1 * 15 + 1].argmax()] == "?" and out[1 * 15 + 1, 0] == 0.0
+    assert CLASSES[out[2 * 15 + 2].argmax()] == "." and CLASSES[out[3 * 15 + 3].argmax()] == "."
+    assert (np.delete(out, [16], axis=0) == np.delete(probs, [16], axis=0)).all()
+    np.testing.assert_allclose(out.sum(axis=1), probs.sum(axis=1))
+    probs[16] = [0.93, 0.0, 0.05, 0.02]                              # no blank in the model's doubt
+    assert blanks_like_the_tiles(crops, probs, CLASSES) is probs

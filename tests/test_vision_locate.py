@@ -218,6 +218,7 @@ def test_a_white_board_with_an_arm_across_it_is_put_right_by_the_layout_search(s
     truth = np.asarray(render.corners, np.float32)
     assert _grid_error(np.asarray(locate_board(render.image).corners, np.float32), truth) < 0.1
     monkeypatch.setattr(locate, "_rescue_by_layout", lambda *args: None)     # without it: where the lattice put it
+    monkeypatch.setattr(locate, "_premium_outlines", lambda image, cfg: [])  # (the premiums' hull finds 900959 too)
     assert _grid_error(np.asarray(locate_board(render.image).corners, np.float32), truth) > 1.0
 
 
@@ -249,3 +250,53 @@ def test_the_layout_search_finds_a_grid_two_squares_off_and_keeps_one_that_is_ri
     off = _moved(truth, unit * 14 / 15 + (2.0, -1.0))          # a square too small, two right and one up
     assert _grid_error(off, truth) > 1.5
     assert _grid_error(search_layout(image, off, kinds), truth) < 0.3
+
+
+@pytest.mark.parametrize("seed", [900_798, 903_290, 903_569])
+def test_a_glare_washed_white_board_is_outlined_by_its_premium_squares(seed, monkeypatch):
+    """Held-out renders of the white Hasbro board on a white table, a glare over half of it (and in 903569 an arm
+    over a corner): no outline in brightness or saturation holds the grid, but the hull of its coloured premium
+    squares is the grid."""
+    import tilecam.vision.locate as locate
+
+    synth = pytest.importorskip("tilecam.models.synth")
+    render = synth.render_board(None, seed=seed, styles=synth.HELDOUT_STYLES)
+    truth = np.asarray(render.corners, np.float32)
+    assert _grid_error(np.asarray(locate_board(render.image).corners, np.float32), truth) < 0.1
+    monkeypatch.setattr(locate, "_premium_outlines", lambda image, cfg: [])
+    try:
+        assert _grid_error(np.asarray(locate_board(render.image).corners, np.float32), truth) > 1.0
+    except BoardNotFound:
+        pass
+
+
+def test_the_premium_hull_leaves_out_racks_of_tiles(monkeypatch):
+    """Render 903290 has racks of wooden tiles beside the board, as saturated as its premium squares and their
+    size; the ink of their letters tells them apart. Without that test the hull reaches out to a rack."""
+    import tilecam.vision.premiums as premiums
+    from tilecam.vision.locate import LocateConfig, _premium_outlines
+
+    synth = pytest.importorskip("tilecam.models.synth")
+    render = synth.render_board(None, seed=903_290, styles=synth.HELDOUT_STYLES)
+    truth = np.asarray(render.corners, np.float32)
+    assert _grid_error(_premium_outlines(render.image, LocateConfig())[0], truth) < 0.5
+    monkeypatch.setattr(premiums, "BLOB_INK", 1.01)
+    assert _grid_error(_premium_outlines(render.image, LocateConfig())[0], truth) > 2.0
+
+
+def test_coloured_squares_off_the_layout_are_no_board_by_their_hull(monkeypatch):
+    """Saturated squares scattered on a white page make a hull, but no grid on which the premiums sit on their
+    cells: the premium pass alone (the outline passes silenced) finds no board."""
+    import tilecam.vision.locate as locate
+
+    monkeypatch.setattr(locate, "_outline_candidates", lambda gray, cfg: [])
+    monkeypatch.setattr(locate, "_saturation_outlines", lambda image, cfg: [])
+    rng = np.random.default_rng(4)
+    page = np.full((720, 960, 3), 245, np.uint8)
+    for _ in range(40):
+        x, y = rng.integers(150, 780), rng.integers(100, 600)
+        colour = [int(v) for v in rng.choice([[60, 80, 220], [200, 120, 40], [70, 180, 60], [40, 150, 240]])]
+        cv2.rectangle(page, (int(x), int(y)), (int(x) + 22, int(y) + 22), colour, -1)
+    assert len(locate._premium_outlines(page, locate.LocateConfig())) == 2      # a hull is there to try
+    with pytest.raises(BoardNotFound):
+        locate_board(page)

@@ -22,6 +22,11 @@ WHITE_BOARD_BLANK = 4.0     # … where the model's odds of a blank tile are div
 #: is a bare square. On 250 held-out renders and the 107 real frames, real blanks came out at most 2.6 nearer the
 #: bare squares (a cream tile on a cream board: both near), bare squares read as blanks at least 5.6.
 BLANK_COLOUR_MARGIN = 6.0
+#: A square read as bare, a blank in the model's doubt (at least ``BARE_IN_DOUBT``), whose colour is this much nearer
+#: the letter tiles' than the bare squares' of its kind is a blank tile. Far above the other margin: a glare or a
+#: shadow moves a bare square's colour a little, a tile over a coloured square moves it a lot (40-60 measured).
+TILE_COLOUR_MARGIN, BARE_IN_DOUBT = 20.0, 0.1
+TILE_FACE_NEAR = 8.0        # … and which is this near the tiles' face (a/b): blanks 3-5, a glare-paled DW square 13
 
 
 def _middles(crops: np.ndarray, squares, inset: int) -> np.ndarray:
@@ -87,30 +92,43 @@ def bare_colour(crops: np.ndarray, probs: np.ndarray, classes, kind: str) -> np.
     return np.median(np.median(_middles(crops, bare, inset=8), axis=1), axis=0) if bare else None
 
 
-def blanks_unlike_the_tiles(crops: np.ndarray, probs: np.ndarray, classes,
-                            margin: float = BLANK_COLOUR_MARGIN) -> np.ndarray:
-    """Squares read as a blank whose middle has the colour of the board's bare squares of their kind (plain, DL,
-    …) and not of its letter tiles are bare squares: their blank probability goes to empty. A blank is one of the
-    set's tiles, made like its letters (a wooden blank on a white board is wood, not white). Colour here is Lab a
-    and b only, so light and shade falling on a square change it little; where tiles and board are alike in colour
-    (ivory tiles on a cream board) nothing is decided here. Sure or not, the model's blank gives way to the
-    colour."""
-    classes = list(classes)
-    blank, empty = classes.index(BLANK), classes.index(EMPTY)
-    read = probs.argmax(axis=1)
-    blanks = np.flatnonzero(read == blank)
+def colour_distances(crops: np.ndarray, probs: np.ndarray, classes, squares) -> tuple[np.ndarray, np.ndarray]:
+    """For each of ``squares``: the distance (Lab a, b) of the colour of its middle from the board's letter tiles'
+    face (letters read at least ``SURE_LETTER``) and from its bare squares of the same kind (plain, DL, …, read
+    surely empty); NaN where either is unknown. Colour here is a and b only, so light and shade falling on a square
+    change it little."""
+    squares = np.asarray(squares, int)
+    to_face, to_ground = np.full(len(squares), np.nan), np.full(len(squares), np.nan)
     kinds = premium_kinds(SIZE)
-    if not len(blanks) or kinds is None:
-        return probs
+    if not len(squares) or kinds is None:
+        return to_face, to_ground
+    read = probs.argmax(axis=1)
     letters = np.flatnonzero(letter_mask(classes)[read] & (probs.max(axis=1) >= SURE_LETTER))
     if not len(letters):
-        return probs
+        return to_face, to_ground
     face = tile_face_colour(crops, letters)[1:]
-    grounds = {k: bare_colour(crops, probs, classes, k) for k in {kinds.flat[i] for i in blanks}}
-    colours = np.median(_middles(crops, blanks, inset=6), axis=1)[:, 1:]
-    bare_blanks = [i for i, colour in zip(blanks, colours) if grounds[kinds.flat[i]] is not None
-                   and np.linalg.norm(colour - face) - np.linalg.norm(colour - grounds[kinds.flat[i]][1:]) >= margin]
-    if not bare_blanks:
+    grounds = {k: bare_colour(crops, probs, classes, k) for k in {kinds.flat[i] for i in squares}}
+    colours = np.median(_middles(crops, squares, inset=6), axis=1)[:, 1:]
+    for n, (i, colour) in enumerate(zip(squares, colours)):
+        ground = grounds[kinds.flat[i]]
+        if ground is not None:
+            to_face[n], to_ground[n] = np.linalg.norm(colour - face), np.linalg.norm(colour - ground[1:])
+    return to_face, to_ground
+
+
+def blanks_unlike_the_tiles(crops: np.ndarray, probs: np.ndarray, classes,
+                            margin: float = BLANK_COLOUR_MARGIN) -> np.ndarray:
+    """Squares read as a blank whose middle has the colour of the board's bare squares of their kind and not of
+    its letter tiles (``colour_distances``: at least ``margin`` nearer the bare squares) are bare squares: their blank probability goes to
+    empty. A blank is one of the set's tiles, made like its letters (a wooden blank on a white board is wood, not
+    white); where tiles and board are alike in colour (ivory tiles on a cream board) nothing is decided here. Sure
+    or not, the model's blank gives way to the colour."""
+    classes = list(classes)
+    blank, empty = classes.index(BLANK), classes.index(EMPTY)
+    blanks = np.flatnonzero(probs.argmax(axis=1) == blank)
+    to_face, to_ground = colour_distances(crops, probs, classes, blanks)
+    bare_blanks = blanks[to_face - to_ground >= margin]
+    if not len(bare_blanks):
         return probs
     out = probs.copy()
     out[bare_blanks, empty] += out[bare_blanks, blank]
@@ -118,5 +136,26 @@ def blanks_unlike_the_tiles(crops: np.ndarray, probs: np.ndarray, classes,
     return out
 
 
+def blanks_like_the_tiles(crops: np.ndarray, probs: np.ndarray, classes, margin: float = TILE_COLOUR_MARGIN,
+                          doubt: float = BARE_IN_DOUBT) -> np.ndarray:
+    """The converse: squares read as bare, with a blank tile among the model's thoughts (at least ``doubt``), whose
+    middle has the colour of the letter tiles' face (within ``TILE_FACE_NEAR``) and is ``margin`` nearer it than the
+    bare squares of its kind are blanks: their empty probability goes to the blank. A cream blank on a red
+    double-word square, or on a green board, is read bare where the model saw white squares with nothing on them as
+    often; its colour is the tiles'. (Only near the face itself: glare pales a coloured square towards white, and
+    so towards cream tiles, without making it theirs.)"""
+    classes = list(classes)
+    blank, empty = classes.index(BLANK), classes.index(EMPTY)
+    doubtful = np.flatnonzero((probs.argmax(axis=1) == empty) & (probs[:, blank] >= doubt))
+    to_face, to_ground = colour_distances(crops, probs, classes, doubtful)
+    tiles = doubtful[(to_ground - to_face >= margin) & (to_face <= TILE_FACE_NEAR)]
+    if not len(tiles):
+        return probs
+    out = probs.copy()
+    out[tiles, blank] += out[tiles, empty]
+    out[tiles, empty] = 0.0
+    return out
+
+
 __all__ = ["bare_squares", "bare_colour", "plain_square_lightness", "blanks_on_a_white_board", "tile_face_colour",
-           "blanks_unlike_the_tiles"]
+           "colour_distances", "blanks_unlike_the_tiles", "blanks_like_the_tiles"]

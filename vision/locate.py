@@ -32,7 +32,7 @@ import numpy as np
 
 from tilecam.vision.gridfit import fit_grid, grid_corners
 from tilecam.vision.layoutsearch import search_layout
-from tilecam.vision.premiums import board_lab, misfit, premium_centres, square_colours
+from tilecam.vision.premiums import board_lab, misfit, premium_centres, premium_hull, square_colours
 from tilecam.vision.warp import homography_to_rectified
 
 
@@ -88,6 +88,13 @@ def locate_board(image: np.ndarray, cfg: LocateConfig = LocateConfig(), hint: Bo
         other = _grid_in_outlines(image, gray, _saturation_outlines(image, cfg), cfg, premiums)
         if other is not None and (found is None or (found[0] < cfg.min_score and other[0] > found[0])
                                   or _premiums_prefer(premiums, other[1], found[1], cfg.size)):
+            found = other
+    if image.ndim == 3 and not _confirmed(found, premiums, cfg):
+        # Glare over a white board on a white table: no outline in light or colour, faint grid lines — but its
+        # coloured premium squares still outline the grid. Taken only where they then sit on their cells.
+        other = _grid_in_outlines(image, gray, _premium_outlines(image, cfg), cfg, premiums)
+        if other is not None and _premiums_on_cells(premiums, other[1], cfg.size) and (
+                found is None or found[0] < cfg.min_score or _premiums_prefer(premiums, other[1], found[1], cfg.size)):
             found = other
     if found is None:
         raise BoardNotFound("no Scrabble grid found in the frame (no outline holds a 15x15 lattice)")
@@ -164,6 +171,16 @@ def _saturation_outlines(image: np.ndarray, cfg: LocateConfig) -> list[np.ndarra
     white board on a tan or grey table differs from it more in colour than in light."""
     small, scale = _downscaled(image, cfg)
     return _largest_apart(_outlines(cv2.cvtColor(small, cv2.COLOR_BGR2HSV)[..., 1], scale, cfg))
+
+
+def _premium_outlines(image: np.ndarray, cfg: LocateConfig) -> list[np.ndarray]:
+    """The grid's outline from the hull of its premium squares (``premiums.premium_hull``), as it is and a little
+    grown (the lattice search wants the grid's edge lines inside the outline); none where no premiums are seen."""
+    small, scale = _downscaled(image, cfg)
+    min_side = np.sqrt(cfg.min_board_fraction * small.shape[0] * small.shape[1]) / cfg.size
+    hull = premium_hull(small, min_side)
+    quad = None if hull is None else _hull_to_quad(hull)
+    return [] if quad is None else [quad / scale, _grow_quad(quad / scale, 0.03)]
 
 
 def _downscaled(image: np.ndarray, cfg: LocateConfig) -> tuple[np.ndarray, float]:

@@ -18,6 +18,13 @@ import numpy as np
 CELL_PX = 12            # a cell's side in the rectified board the colours are measured in
 REACH = 0.4             # the window reaches this far (in squares) beyond the cell on each side
 MIN_APART = 24.0        # L1 Lab distance a kind's typical colour must keep from the plain squares' to be measured
+#: Without a grid: pixels this saturated and bright (HSV, 0-255) may be a premium square's print, …
+BLOB_SATURATION, BLOB_VALUE = 50, 90
+#: … a patch whose box holds more ink than this (pixels outside it and much darker than it) is a tile, not a
+#: premium: a wooden tile is as saturated as a premium square but carries its letter (0.34-1.0 measured on racks,
+#: 0.0-0.08 on a white board's premiums).
+BLOB_INK = 0.2
+BLOB_LINK = 5.5         # premiums within this many squares of each other are one board's (the layout's gaps: ≤ 4)
 
 
 def premium_centres(image: np.ndarray, corners: np.ndarray, kinds: np.ndarray
@@ -56,6 +63,56 @@ def premium_centres(image: np.ndarray, corners: np.ndarray, kinds: np.ndarray
     rectified = np.array(found_px, np.float32).reshape(-1, 1, 2)
     points = cv2.perspectiveTransform(rectified, np.linalg.inv(h)).reshape(-1, 2)
     return points, np.array(found_cells, np.float32)
+
+
+def premium_hull(small: np.ndarray, min_side: float) -> np.ndarray | None:
+    """Convex hull (image px of ``small``, a downscaled BGR frame) of the premium squares seen without a grid, or
+    None. The layout puts premiums on every edge of the board from corner to corner, so their hull is the playing
+    grid (a corner hidden by a hand cuts one corner of it). Patches of saturated colour about a square's size
+    (``min_side`` px at least), solid, without ink inside, and linked to each other within ``BLOB_LINK`` squares;
+    the largest such group is the board's. For a white board on a pale table under glare, whose outline and grid
+    lines are gone but whose coloured squares are not."""
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    mask = ((hsv[..., 1] > BLOB_SATURATION) & (hsv[..., 2] > BLOB_VALUE)).astype(np.uint8)
+    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    largest = (max(small.shape[:2]) / 10) ** 2
+    patches = []
+    for i in range(1, count):
+        x, y, w, h, area = stats[i]
+        if not 0.3 * min_side ** 2 <= area <= largest or area < 0.45 * w * h or max(w, h) > 2.5 * min(w, h):
+            continue
+        box, inside = gray[y:y + h, x:x + w], labels[y:y + h, x:x + w] == i
+        if (~inside).any() and (box[~inside] < np.median(box[inside]) - 40).mean() > BLOB_INK:
+            continue
+        patches.append(i)
+    if len(patches) < 8:
+        return None
+    areas = stats[patches, 4].astype(np.float64)
+    typical = float(np.median(areas))
+    patches = [i for i, a in zip(patches, areas) if 0.3 * typical <= a <= 3 * typical]
+    group = _largest_group(centroids[patches], BLOB_LINK * np.sqrt(typical))
+    if len(group) < 8:
+        return None
+    ys, xs = np.nonzero(np.isin(labels, [patches[k] for k in group]))
+    return cv2.convexHull(np.stack([xs, ys], axis=1).astype(np.int32))
+
+
+def _largest_group(points: np.ndarray, link: float) -> list[int]:
+    """Indices of the largest set of ``points`` chained to each other by steps shorter than ``link``."""
+    parent = list(range(len(points)))
+
+    def root(a: int) -> int:
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+
+    near = np.linalg.norm(points[:, None] - points[None], axis=2) < link
+    for a, b in zip(*np.nonzero(near)):
+        parent[root(int(a))] = root(int(b))
+    roots = np.array([root(a) for a in range(len(points))])
+    return [int(k) for k in np.flatnonzero(roots == np.bincount(roots).argmax())]
 
 
 def board_lab(image: np.ndarray, corners: np.ndarray, size: int, cell: int) -> tuple[np.ndarray, np.ndarray]:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from tilecam.vision.blanks import blanks_on_a_white_board, blanks_unlike_the_tiles
+from tilecam.vision.blanks import blanks_like_the_tiles, blanks_on_a_white_board, blanks_unlike_the_tiles
 from tilecam.vision.classify import BLANK, EMPTY, OCCLUDED, TileClassifier, letter_mask
 from tilecam.vision.locate import BoardLocation, LocateConfig, locate_board
 from tilecam.vision.warp import cut_cell, cut_cells, homography_to_rectified, warp_board
@@ -94,6 +94,7 @@ def read_board(image: np.ndarray, classifier: TileClassifier, tileset="english",
     probs = blank_or_bare_again(crops, probs, classifier.classes, with_second_opinion)
     probs = blanks_on_a_white_board(crops, probs, classifier.classes)
     probs = blanks_unlike_the_tiles(crops, probs, classifier.classes)
+    probs = blanks_like_the_tiles(crops, probs, classifier.classes)
     labels = [classifier.classes[i] for i in probs.argmax(axis=1)]
     t3 = time.perf_counter()
     conf = probs.max(axis=1).reshape(SIZE, SIZE)
