@@ -128,3 +128,14 @@ def test_a_square_read_bare_in_the_tiles_colour_far_from_its_kinds_is_a_blank():
     np.testing.assert_allclose(out.sum(axis=1), probs.sum(axis=1))
     probs[16] = [0.93, 0.0, 0.05, 0.02]                              # no blank in the model's doubt
     assert blanks_like_the_tiles(crops, probs, CLASSES) is probs
+
+
+def test_a_blank_in_the_tiles_colour_keeps_its_odds_on_a_white_board():
+    """A wooden blank on a white board read a blank by a little (0.45 against 0.38): the white board's prior alone
+    would make it a bare square; its colour, asked first (as ``read_board`` does), keeps it a blank."""
+    letters = {(7, c): "A" for c in range(4, 9)}
+    crops = _board(WHITE, {**letters, (9, 9): "?"}, WOOD)
+    probs = _probs({**{sq: LETTER for sq in letters}, (9, 9): [0.38, 0.0, 0.45, 0.17]})
+    assert CLASSES[blanks_on_a_white_board(crops, probs, CLASSES)[9 * 15 + 9].argmax()] == "."
+    kept = blanks_on_a_white_board(crops, blanks_like_the_tiles(crops, probs, CLASSES), CLASSES)
+    assert CLASSES[kept[9 * 15 + 9].argmax()] == "?"

@@ -23,10 +23,11 @@ WHITE_BOARD_BLANK = 4.0     # … where the model's odds of a blank tile are div
 #: bare squares (a cream tile on a cream board: both near), bare squares read as blanks at least 5.6.
 BLANK_COLOUR_MARGIN = 6.0
 #: A square read as bare, a blank in the model's doubt (at least ``BARE_IN_DOUBT``), whose colour is this much nearer
-#: the letter tiles' than the bare squares' of its kind is a blank tile. Far above the other margin: a glare or a
-#: shadow moves a bare square's colour a little, a tile over a coloured square moves it a lot (40-60 measured).
-TILE_COLOUR_MARGIN, BARE_IN_DOUBT = 20.0, 0.1
-TILE_FACE_NEAR = 8.0        # … and which is this near the tiles' face (a/b): blanks 3-5, a glare-paled DW square 13
+#: the letter tiles' than the bare squares' of its kind is a blank tile. Well above the other margin: a glare or a
+#: shadow moves a bare square's colour a little, a tile over a square moves it a lot (17-58 measured: least for a
+#: wooden blank on a white board in glare, most for a cream one on a red square).
+TILE_COLOUR_MARGIN, BARE_IN_DOUBT = 15.0, 0.1
+TILE_FACE_NEAR = 8.0        # … and which is this near the tiles' face (a/b): blanks 2-5, a glare-paled DW square 13
 
 
 def _middles(crops: np.ndarray, squares, inset: int) -> np.ndarray:
@@ -138,15 +139,17 @@ def blanks_unlike_the_tiles(crops: np.ndarray, probs: np.ndarray, classes,
 
 def blanks_like_the_tiles(crops: np.ndarray, probs: np.ndarray, classes, margin: float = TILE_COLOUR_MARGIN,
                           doubt: float = BARE_IN_DOUBT) -> np.ndarray:
-    """The converse: squares read as bare, with a blank tile among the model's thoughts (at least ``doubt``), whose
-    middle has the colour of the letter tiles' face (within ``TILE_FACE_NEAR``) and is ``margin`` nearer it than the
-    bare squares of its kind are blanks: their empty probability goes to the blank. A cream blank on a red
+    """The converse: squares read as bare or as a blank, a blank tile among the model's thoughts (at least
+    ``doubt``), whose middle has the colour of the letter tiles' face (within ``TILE_FACE_NEAR``) and is ``margin``
+    nearer it than the bare squares of its kind are blanks: their empty probability goes to the blank, so that the
+    white board's prior (``blanks_on_a_white_board``, after this) does not take them back. A cream blank on a red
     double-word square, or on a green board, is read bare where the model saw white squares with nothing on them as
     often; its colour is the tiles'. (Only near the face itself: glare pales a coloured square towards white, and
     so towards cream tiles, without making it theirs.)"""
     classes = list(classes)
     blank, empty = classes.index(BLANK), classes.index(EMPTY)
-    doubtful = np.flatnonzero((probs.argmax(axis=1) == empty) & (probs[:, blank] >= doubt))
+    read = probs.argmax(axis=1)
+    doubtful = np.flatnonzero(((read == empty) | (read == blank)) & (probs[:, blank] >= doubt))
     to_face, to_ground = colour_distances(crops, probs, classes, doubtful)
     tiles = doubtful[(to_ground - to_face >= margin) & (to_face <= TILE_FACE_NEAR)]
     if not len(tiles):

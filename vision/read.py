@@ -92,9 +92,9 @@ def read_board(image: np.ndarray, classifier: TileClassifier, tileset="english",
     probs = look_again(warped, probs, classifier.classes, again)
     probs = read_doubtful_squares_again(warped, probs, classifier.classes, with_second_opinion)
     probs = blank_or_bare_again(crops, probs, classifier.classes, with_second_opinion)
-    probs = blanks_on_a_white_board(crops, probs, classifier.classes)
+    probs = blanks_like_the_tiles(crops, probs, classifier.classes)      # colour first: before the white board's
+    probs = blanks_on_a_white_board(crops, probs, classifier.classes)    # prior takes a blank's odds down
     probs = blanks_unlike_the_tiles(crops, probs, classifier.classes)
-    probs = blanks_like_the_tiles(crops, probs, classifier.classes)
     labels = [classifier.classes[i] for i in probs.argmax(axis=1)]
     t3 = time.perf_counter()
     conf = probs.max(axis=1).reshape(SIZE, SIZE)
