@@ -222,17 +222,21 @@ def test_a_white_board_with_an_arm_across_it_is_put_right_by_the_layout_search(s
     assert _grid_error(np.asarray(locate_board(render.image).corners, np.float32), truth) > 1.0
 
 
-@pytest.mark.parametrize("seed", [900_246, 900_134])
-def test_a_white_board_on_a_pale_table_is_outlined_by_its_saturation(seed, monkeypatch):
-    """Held-out renders of the white Hasbro board on a tan table as bright as its frame: no outline in the
-    frame's brightness holds the grid (not found, or a grid three squares off); the saturation's outline does."""
+@pytest.mark.parametrize("seed, outlines", [(900_246, "_saturation_outlines"), (900_134, "_saturation_outlines"),
+                                            (900_798, "_premium_outlines"), (903_290, "_premium_outlines"),
+                                            (903_569, "_premium_outlines")])
+def test_a_white_board_on_a_pale_table_is_outlined_by_its_colours(seed, outlines, monkeypatch):
+    """Held-out renders of the white Hasbro board, where no outline in the frame's brightness holds the grid (not
+    found, or a grid squares off). On a tan table as bright as its frame (900246, 900134) the saturation's outline
+    does; on a white table under a glare over half of it (and in 903569 an arm over a corner) there is no outline in
+    saturation either, but the hull of its coloured premium squares is the grid."""
     import tilecam.vision.locate as locate
 
     synth = pytest.importorskip("tilecam.models.synth")
     render = synth.render_board(None, seed=seed, styles=synth.HELDOUT_STYLES)
     truth = np.asarray(render.corners, np.float32)
     assert _grid_error(np.asarray(locate_board(render.image).corners, np.float32), truth) < 0.1
-    monkeypatch.setattr(locate, "_saturation_outlines", lambda image, cfg: [])
+    monkeypatch.setattr(locate, outlines, lambda image, cfg: [])
     try:
         assert _grid_error(np.asarray(locate_board(render.image).corners, np.float32), truth) > 1.0
     except BoardNotFound:
@@ -250,24 +254,6 @@ def test_the_layout_search_finds_a_grid_two_squares_off_and_keeps_one_that_is_ri
     off = _moved(truth, unit * 14 / 15 + (2.0, -1.0))          # a square too small, two right and one up
     assert _grid_error(off, truth) > 1.5
     assert _grid_error(search_layout(image, off, kinds), truth) < 0.3
-
-
-@pytest.mark.parametrize("seed", [900_798, 903_290, 903_569])
-def test_a_glare_washed_white_board_is_outlined_by_its_premium_squares(seed, monkeypatch):
-    """Held-out renders of the white Hasbro board on a white table, a glare over half of it (and in 903569 an arm
-    over a corner): no outline in brightness or saturation holds the grid, but the hull of its coloured premium
-    squares is the grid."""
-    import tilecam.vision.locate as locate
-
-    synth = pytest.importorskip("tilecam.models.synth")
-    render = synth.render_board(None, seed=seed, styles=synth.HELDOUT_STYLES)
-    truth = np.asarray(render.corners, np.float32)
-    assert _grid_error(np.asarray(locate_board(render.image).corners, np.float32), truth) < 0.1
-    monkeypatch.setattr(locate, "_premium_outlines", lambda image, cfg: [])
-    try:
-        assert _grid_error(np.asarray(locate_board(render.image).corners, np.float32), truth) > 1.0
-    except BoardNotFound:
-        pass
 
 
 def test_the_premium_hull_leaves_out_racks_of_tiles(monkeypatch):

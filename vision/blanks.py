@@ -128,13 +128,7 @@ def blanks_unlike_the_tiles(crops: np.ndarray, probs: np.ndarray, classes,
     blank, empty = classes.index(BLANK), classes.index(EMPTY)
     blanks = np.flatnonzero(probs.argmax(axis=1) == blank)
     to_face, to_ground = colour_distances(crops, probs, classes, blanks)
-    bare_blanks = blanks[to_face - to_ground >= margin]
-    if not len(bare_blanks):
-        return probs
-    out = probs.copy()
-    out[bare_blanks, empty] += out[bare_blanks, blank]
-    out[bare_blanks, blank] = 0.0
-    return out
+    return _given_to(probs, blanks[to_face - to_ground >= margin], empty, blank)
 
 
 def blanks_like_the_tiles(crops: np.ndarray, probs: np.ndarray, classes, margin: float = TILE_COLOUR_MARGIN,
@@ -151,12 +145,17 @@ def blanks_like_the_tiles(crops: np.ndarray, probs: np.ndarray, classes, margin:
     read = probs.argmax(axis=1)
     doubtful = np.flatnonzero(((read == empty) | (read == blank)) & (probs[:, blank] >= doubt))
     to_face, to_ground = colour_distances(crops, probs, classes, doubtful)
-    tiles = doubtful[(to_ground - to_face >= margin) & (to_face <= TILE_FACE_NEAR)]
-    if not len(tiles):
+    return _given_to(probs, doubtful[(to_ground - to_face >= margin) & (to_face <= TILE_FACE_NEAR)], blank, empty)
+
+
+def _given_to(probs: np.ndarray, squares: np.ndarray, to: int, taken: int) -> np.ndarray:
+    """``probs`` with the probability of class ``taken`` on ``squares`` added to class ``to``'s (the same array
+    when there are none)."""
+    if not len(squares):
         return probs
     out = probs.copy()
-    out[tiles, blank] += out[tiles, empty]
-    out[tiles, empty] = 0.0
+    out[squares, to] += out[squares, taken]
+    out[squares, taken] = 0.0
     return out
 
 
