@@ -286,3 +286,13 @@ def test_coloured_squares_off_the_layout_are_no_board_by_their_hull(monkeypatch)
     assert len(locate._premium_outlines(page, locate.LocateConfig())) == 2      # a hull is there to try
     with pytest.raises(BoardNotFound):
         locate_board(page)
+
+
+def test_a_grid_with_too_few_premiums_to_confirm_it_gives_way_to_one_the_premiums_confirm():
+    """Held-out render 904369: a white board covered with tiles, an arm across it. The lattice locks onto rows of
+    tiles 1.3 squares off, where two premium squares happen to sit exactly on cells; the layout search's grid has
+    21 premiums on their cells. Two premiums do not confirm a grid, so they are no rival to twenty-one."""
+    synth = pytest.importorskip("tilecam.models.synth")
+    render = synth.render_board(None, seed=904_369, styles=synth.HELDOUT_STYLES)
+    truth = np.asarray(render.corners, np.float32)
+    assert _grid_error(np.asarray(locate_board(render.image).corners, np.float32), truth) < 0.1

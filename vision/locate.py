@@ -431,7 +431,7 @@ def _premiums_prefer(premiums: Callable[[np.ndarray], tuple[np.ndarray, np.ndarr
                      corners: np.ndarray, size: int) -> bool:
     """Whether the premium squares clearly say ``refined`` is the better grid: their centres fall on their cells'
     centres under it (within 6/100 of a square on average, at least 8 found) and much better than under
-    ``corners``. The lattice score alone can prefer a grid locked onto rows of tiles to the true one whose faint
+    ``corners``, or too few are found under ``corners`` to confirm it. The lattice score alone can prefer a grid locked onto rows of tiles to the true one whose faint
     lines a glare washed out."""
     if premiums is None:
         return False
@@ -439,7 +439,10 @@ def _premiums_prefer(premiums: Callable[[np.ndarray], tuple[np.ndarray, np.ndarr
     fit = misfit(points, cells, refined, size)
     if len(points) < ENOUGH_PREMIUMS or fit > ON_CELLS:
         return False
-    return fit < 0.6 * misfit(*premiums(corners), corners, size)
+    # A grid on which too few premiums are found to confirm it is no rival, however well those few sit (a grid
+    # locked onto rows of tiles can have two premiums exactly on cells of its own).
+    others = premiums(corners)
+    return len(others[0]) < ENOUGH_PREMIUMS or fit < 0.6 * misfit(*others, corners, size)
 
 
 def _rescue_by_layout(image: np.ndarray, gray: np.ndarray, corners: np.ndarray, cfg: LocateConfig,
