@@ -120,10 +120,10 @@ def colour_distances(crops: np.ndarray, probs: np.ndarray, classes, squares) -> 
 def blanks_unlike_the_tiles(crops: np.ndarray, probs: np.ndarray, classes,
                             margin: float = BLANK_COLOUR_MARGIN) -> np.ndarray:
     """Squares read as a blank whose middle has the colour of the board's bare squares of their kind and not of
-    its letter tiles (``colour_distances``: at least ``margin`` nearer the bare squares) are bare squares: their blank probability goes to
-    empty. A blank is one of the set's tiles, made like its letters (a wooden blank on a white board is wood, not
-    white); where tiles and board are alike in colour (ivory tiles on a cream board) nothing is decided here. Sure
-    or not, the model's blank gives way to the colour."""
+    its letter tiles (``colour_distances``: at least ``margin`` nearer the bare squares) are bare squares: their
+    blank probability goes to empty. A blank is one of the set's tiles, made like its letters (a wooden blank on a
+    white board is wood, not white); where tiles and board are alike in colour (ivory tiles on a cream board)
+    nothing is decided here. Sure or not, the model's blank gives way to the colour."""
     classes = list(classes)
     blank, empty = classes.index(BLANK), classes.index(EMPTY)
     blanks = np.flatnonzero(probs.argmax(axis=1) == blank)

@@ -431,8 +431,8 @@ def _premiums_prefer(premiums: Callable[[np.ndarray], tuple[np.ndarray, np.ndarr
                      corners: np.ndarray, size: int) -> bool:
     """Whether the premium squares clearly say ``refined`` is the better grid: their centres fall on their cells'
     centres under it (within 6/100 of a square on average, at least 8 found) and much better than under
-    ``corners``, or too few are found under ``corners`` to confirm it. The lattice score alone can prefer a grid locked onto rows of tiles to the true one whose faint
-    lines a glare washed out."""
+    ``corners``, or too few are found under ``corners`` to confirm it. The lattice score alone can prefer a grid
+    locked onto rows of tiles to the true one whose faint lines a glare washed out."""
     if premiums is None:
         return False
     points, cells = premiums(refined)

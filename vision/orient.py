@@ -3,8 +3,8 @@
 A fixed camera learns it once at calibration (the rotation is kept in the configuration). From a single photo it is
 told from the tiles: letters read upright are read with high confidence, letters turned a quarter or half turn are
 not; where that leaves turns even (one tile in sight), the tiles' point values, which sit bottom right. The premium
-layout is symmetric under every quarter turn, so the board's print cannot tell it; an empty board
-has no answer and keeps rotation 0.
+layout is symmetric under every quarter turn, so the board's print cannot tell it; an empty board has no answer and
+keeps rotation 0.
 """
 
 from __future__ import annotations
@@ -41,8 +41,8 @@ class Orientation:
 def find_orientation(image: np.ndarray, classifier: TileClassifier, tileset="english",
                      location: BoardLocation | None = None, margin: float = 0.02) -> Orientation:
     """Read the board in all four turns and keep the one with the most letters read surely (then: with the most
-    point values bottom right, then: whose tiles read most surely as tiles); 0 unless another turn is better. An empty board has no answer: rotation 0, ``tiles``
-    0."""
+    point values bottom right, then: whose tiles read most surely as tiles); 0 unless another turn is better. An
+    empty board has no answer: rotation 0, ``tiles`` 0."""
     location = location or locate_board(image)
     letters = letters_of(tileset)
     reads, cuts = [], []
