@@ -113,6 +113,26 @@ def sample_weights(y: np.ndarray, real: np.ndarray | None = None, blank_boost: f
 WIDTHS = {"standard": (16, 32, 64, 96), "small": (8, 16, 32, 64)}
 
 
+def mine_hard(x: np.ndarray, y: np.ndarray, model_path: Path, sure: float = 0.95, keep_easy: float = 0.2,
+              seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Which crops to train on after a model already read them (hard-example mining): every crop ``model_path``
+    gives less than ``sure`` to its true class, and a ``keep_easy`` share of the others (so the model does not
+    forget what it reads well). Returns the kept indices and, for them, whether each is a hard one."""
+    from tilecam.vision.classify import TileClassifier
+
+    clf = TileClassifier.load(model_path, second=False)
+    if list(clf.classes) != list(CLASSES):
+        raise ValueError(f"{model_path} has other classes than the training set")
+    p_true = np.empty(len(y), np.float32)
+    for k in range(0, len(y), 4096):
+        part = slice(k, k + 4096)
+        p_true[part] = np.take_along_axis(clf.classify(x[part])[1], y[part, None], axis=1)[:, 0]
+    hard = p_true < sure
+    keep = hard | (np.random.default_rng(seed).random(len(y)) < keep_easy)
+    idx = np.flatnonzero(keep)
+    return idx, hard[idx]
+
+
 def build_model(width: str = "standard"):
     import torch.nn as nn
 
@@ -222,7 +242,7 @@ def init_from_onnx(model, path: Path, sample: np.ndarray) -> None:
 
 def train(x: np.ndarray, y: np.ndarray, minutes: float, seed: int, x_val=None, y_val=None,
           width: str = "standard", batch: int = 256, real: np.ndarray | None = None, init: Path | None = None,
-          lr: float = 3e-3):
+          lr: float = 3e-3, boost: np.ndarray | None = None):
     import torch
     import torch.nn as nn
 
@@ -232,7 +252,10 @@ def train(x: np.ndarray, y: np.ndarray, minutes: float, seed: int, x_val=None, y
     model = build_model(width)
     if init is not None:
         init_from_onnx(model, init, x[np.random.default_rng(seed).choice(len(x), 4096, replace=False)])
-    weights = torch.from_numpy(sample_weights(y, real))
+    w = sample_weights(y, real)
+    if boost is not None:
+        w = w * boost
+    weights = torch.from_numpy(w)
     xt, yt = to_bytes(x), torch.from_numpy(y)
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.02)
@@ -322,13 +345,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--real-dir", type=Path, default=SHARED_BOARDS)
     ap.add_argument("--init", type=Path, help="go on training from this exported model (.onnx of this network)")
     ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (cosine decay over the budget)")
+    ap.add_argument("--mine", type=Path, help="keep only the crops this model reads under --sure, and a share of "
+                    "the rest (hard-example mining; with --init, a fine-tune on what the model gets least right)")
+    ap.add_argument("--sure", type=float, default=0.95, help="with --mine: a crop read under this is a hard one")
+    ap.add_argument("--keep-easy", type=float, default=0.2, help="with --mine: share of the easy crops kept")
+    ap.add_argument("--hard-boost", type=float, default=2.0, help="with --mine: hard crops drawn this much more")
     args = ap.parse_args(argv)
 
     rng = np.random.default_rng(args.seed)
     xs, ys, reals, sources = [], [], [], []
+    hard_mask = None     # with --mine: which synthetic crops (the first ones) the mining model got least right
     if args.synthetic:
         print(f"rendering {args.synthetic} synthetic boards …", flush=True)
         x, y = synthetic_crops(args.synthetic, args.seed, args.empties, args.workers)
+        if args.mine:
+            idx, hard = mine_hard(x, y, args.mine, args.sure, args.keep_easy, args.seed)
+            print(f"mined with {args.mine.name}: {int(hard.sum())} hard crops (under {args.sure}) of {len(y)}, "
+                  f"{len(idx) - int(hard.sum())} easy ones kept", flush=True)
+            x, y = x[idx], y[idx]
+            hard_mask = hard
         xs.append(x)
         ys.append(y)
         reals.append(np.zeros(len(y), bool))
@@ -346,22 +381,30 @@ def main(argv: list[str] | None = None) -> int:
         print("error: no training data (both --synthetic 0 and --no-real)", file=sys.stderr)
         return 2
     x, y, real = np.concatenate(xs), np.concatenate(ys), np.concatenate(reals)
+    boost = None
+    if hard_mask is not None:
+        boost = np.ones(len(y))
+        boost[:len(hard_mask)][hard_mask] = args.hard_boost
     # Occluded examples: a share of the crops, covered.
     pick = rng.choice(len(x), size=max(200, len(x) // 16), replace=False)
     x = np.concatenate([x, occlude(x[pick], rng)])
     y = np.concatenate([y, np.full(len(pick), CLASS_INDEX["#"])])
     real = np.concatenate([real, real[pick]])
+    if boost is not None:
+        boost = np.concatenate([boost, np.ones(len(pick))])
     print(f"{len(x)} crops; per class: " + " ".join(f"{c}:{n}" for c, n in
                                                     zip(CLASSES, np.bincount(y, minlength=len(CLASSES)))),
           flush=True)
     x_val = y_val = None
     if args.real_dir.is_dir():   # reported only, never trained on
         x_val, y_val = real_crops(args.real_dir, ("game03", "game04"))
-    model = train(x, y, args.minutes, args.seed, x_val, y_val, args.width, real=real, init=args.init, lr=args.lr)
+    model = train(x, y, args.minutes, args.seed, x_val, y_val, args.width, real=real, init=args.init, lr=args.lr,
+                  boost=boost)
     from tilecam.models import synth
 
     info = {"seed": args.seed, "minutes": args.minutes, "width": args.width, "sources": sources, "lr": args.lr,
             "init": args.init.name if args.init else None,
+            "mined_with": args.mine.name if args.mine else None,
             "empties_kept": args.empties, "fonts": sorted({s.split("/")[2] for s in synth.TRAINING_STYLES}),
             "date": _dt.date.today().isoformat(), "crops": int(len(x))}
     if x_val is not None:

@@ -106,3 +106,22 @@ def test_augmentation_washes_out_a_share_of_the_batch(monkeypatch):
     letter = out[clearly][:, :, 15:25, 15:25].mean(dim=(1, 2, 3))
     face = out[clearly][:, :, :8, :8].mean(dim=(1, 2, 3))
     assert (letter < face - 0.1).all()
+
+
+def test_mining_keeps_what_the_model_gets_wrong_and_a_share_of_the_rest():
+    from tilecam.models import synth, train
+    from tilecam.models.dataset import crops_and_labels
+
+    render = synth.render_board(None, seed=int(synth.TRAIN_SEEDS[5]), styles=synth.TRAIN_STYLES)
+    x, y = crops_and_labels(render.image, render.corners, list(render.grid))
+    y = y.copy()
+    empties = np.flatnonzero(y == CLASS_INDEX["."])[:12]
+    y[empties] = CLASS_INDEX["Q"]                       # labels the model cannot agree with
+    idx, hard = train.mine_hard(x, y, packaged_model(), sure=0.95, keep_easy=0.25, seed=1)
+    p_true = TileClassifier.load(threads=1, second=False).classify(x)[1][np.arange(len(y)), y]
+    assert set(empties) <= set(idx[hard])                # every mislabelled crop is a hard one
+    assert set(idx[hard]) == set(np.flatnonzero(p_true < 0.95))
+    easy_kept = len(idx) - int(hard.sum())
+    easy = int((p_true >= 0.95).sum())
+    assert 0.1 * easy < easy_kept < 0.45 * easy          # about a quarter of the rest
+    assert list(idx) == sorted(idx)

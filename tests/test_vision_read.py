@@ -257,13 +257,14 @@ def test_a_first_word_lying_sideways_and_read_as_empty_squares_still_tells_the_r
     assert list(default_reader("english")(image).grid) == grid
 
 
-def test_glare_on_an_empty_board_does_not_teach_the_reader_which_edge_is_row_one(shared_dir):
+def test_glare_on_an_empty_board_does_not_teach_the_reader_which_edge_is_row_one(shared_dir, monkeypatch):
     """Seed 12111 of the move bench (liwords_puzzles_r1_mike): an empty green board turned 122 degrees under a glare
     that reads as two doubtful tiles in some turn, no letter read surely in any. The turn was learned from that, a
     quarter turn wrong, and the first word JILT then read LTIT; now it is learned from JILT itself."""
     from tilecam.engine.gcg import load_gcg
     from tilecam.models.video import iter_render, script_game
-    from tilecam.vision.orient import find_orientation
+    from tilecam.vision import orient, tracker
+    from tilecam.vision.orient import Orientation, find_orientation
     from tilecam.vision.tracker import default_reader
 
     video = script_game(load_gcg(shared_dir / "data" / "gcg" / "liwords_puzzles_r1_mike.gcg"), 12111,
@@ -271,8 +272,17 @@ def test_glare_on_an_empty_board_does_not_teach_the_reader_which_edge_is_row_one
     jilt = next(spec for spec in video.specs if "JILT" in "".join(spec.rows) and not spec.hand)
     empty, first_word = iter_render([video.specs[0], jilt], video.tileset, 12111)
     assert not "".join(video.specs[0].rows).strip(".")
-    found = find_orientation(empty, TileClassifier.load(threads=1))
-    assert found.tiles >= 2 and not any(found.sure)        # the glare's doubtful "tiles", no sure letter
+    assert not any(find_orientation(empty, TileClassifier.load(threads=1)).sure)
+    read = default_reader("english")
+    read(empty)
+    assert list(read(first_word).grid) == list(jilt.rows)
+    # The models shipped since the ninth session read that glare as bare squares; the rule itself is held to by
+    # the finding the eighth session's model made of it: two doubtful tiles, no sure letter, in a wrong turn.
+    glare = Orientation(rotation=2, scores=(0.4, 0.3, 0.6, 0.2), sure=(0, 0, 0, 0), tiles=2, values=(0, 0, 0, 0))
+    real_find = orient.find_orientation
+    monkeypatch.setattr(orient, "find_orientation",
+                        lambda image, *a, **k: glare if image is empty else real_find(image, *a, **k))
+    monkeypatch.setattr(tracker, "_may_show_tiles", lambda reading: True)
     read = default_reader("english")
     read(empty)
     assert list(read(first_word).grid) == list(jilt.rows)
