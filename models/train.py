@@ -88,13 +88,15 @@ def synthetic_crops(n_boards: int, seed: int, empties: float = 0.5, workers: int
 
 
 def sample_weights(y: np.ndarray, real: np.ndarray | None = None, blank_boost: float = 4.0,
-                   real_boost: float = 2.0, real_blank_boost: float = 4.0) -> np.ndarray:
+                   real_boost: float = 2.0, real_blank_boost: float = 4.0, hard: np.ndarray | None = None,
+                   hard_boost: float = 2.0) -> np.ndarray:
     """Per-crop sampling weights: letters balanced among themselves (share ~ sqrt of their count), while empty and
     occluded keep their natural share — a reader sees mostly empty squares, and over-sampling a rare class teaches
     it to call empty squares that. Blank tiles are drawn ``blank_boost`` times their share (rare, and each board
     maker's blank looks different), crops of real photos ``real_boost`` times theirs (fewer, and the real thing),
     and the real blanks ``real_blank_boost`` times more again (ScrabScrap's see-through blank: 29 squares in games
-    01–02)."""
+    01–02). With ``hard`` (``mine_hard``'s crops a model read least surely), those are drawn ``hard_boost`` times
+    more."""
     counts = np.bincount(y, minlength=len(CLASSES)).astype(np.float64)
     letters = letter_mask(CLASSES) & (counts > 0)
     w = np.ones(len(CLASSES))
@@ -105,6 +107,8 @@ def sample_weights(y: np.ndarray, real: np.ndarray | None = None, blank_boost: f
     if real is not None:
         out = out * np.where(real, real_boost, 1.0)
         out = out * np.where(real & (y == CLASS_INDEX["?"]), real_blank_boost, 1.0)
+    if hard is not None:
+        out = out * np.where(hard, hard_boost, 1.0)
     return out
 
 
@@ -242,7 +246,7 @@ def init_from_onnx(model, path: Path, sample: np.ndarray) -> None:
 
 def train(x: np.ndarray, y: np.ndarray, minutes: float, seed: int, x_val=None, y_val=None,
           width: str = "standard", batch: int = 256, real: np.ndarray | None = None, init: Path | None = None,
-          lr: float = 3e-3, boost: np.ndarray | None = None):
+          lr: float = 3e-3, hard: np.ndarray | None = None, hard_boost: float = 2.0):
     import torch
     import torch.nn as nn
 
@@ -252,10 +256,7 @@ def train(x: np.ndarray, y: np.ndarray, minutes: float, seed: int, x_val=None, y
     model = build_model(width)
     if init is not None:
         init_from_onnx(model, init, x[np.random.default_rng(seed).choice(len(x), 4096, replace=False)])
-    w = sample_weights(y, real)
-    if boost is not None:
-        w = w * boost
-    weights = torch.from_numpy(w)
+    weights = torch.from_numpy(sample_weights(y, real, hard=hard, hard_boost=hard_boost))
     xt, yt = to_bytes(x), torch.from_numpy(y)
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.02)
@@ -353,20 +354,20 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     rng = np.random.default_rng(args.seed)
-    xs, ys, reals, sources = [], [], [], []
-    hard_mask = None     # with --mine: which synthetic crops (the first ones) the mining model got least right
+    xs, ys, reals, hards, sources = [], [], [], [], []   # hards: with --mine, the crops the model read least surely
     if args.synthetic:
         print(f"rendering {args.synthetic} synthetic boards …", flush=True)
         x, y = synthetic_crops(args.synthetic, args.seed, args.empties, args.workers)
+        hard = np.zeros(len(y), bool)
         if args.mine:
             idx, hard = mine_hard(x, y, args.mine, args.sure, args.keep_easy, args.seed)
             print(f"mined with {args.mine.name}: {int(hard.sum())} hard crops (under {args.sure}) of {len(y)}, "
                   f"{len(idx) - int(hard.sum())} easy ones kept", flush=True)
             x, y = x[idx], y[idx]
-            hard_mask = hard
         xs.append(x)
         ys.append(y)
         reals.append(np.zeros(len(y), bool))
+        hards.append(hard)
         sources.append(f"synthetic:{args.synthetic}")
     if args.real:
         if not args.real_dir.is_dir():
@@ -376,22 +377,18 @@ def main(argv: list[str] | None = None) -> int:
         xs.append(x)
         ys.append(y)
         reals.append(np.ones(len(y), bool))
+        hards.append(np.zeros(len(y), bool))
         sources.append("real:" + ",".join(TRAIN_GAMES))
     if not xs:
         print("error: no training data (both --synthetic 0 and --no-real)", file=sys.stderr)
         return 2
-    x, y, real = np.concatenate(xs), np.concatenate(ys), np.concatenate(reals)
-    boost = None
-    if hard_mask is not None:
-        boost = np.ones(len(y))
-        boost[:len(hard_mask)][hard_mask] = args.hard_boost
+    x, y, real, hard = np.concatenate(xs), np.concatenate(ys), np.concatenate(reals), np.concatenate(hards)
     # Occluded examples: a share of the crops, covered.
     pick = rng.choice(len(x), size=max(200, len(x) // 16), replace=False)
     x = np.concatenate([x, occlude(x[pick], rng)])
     y = np.concatenate([y, np.full(len(pick), CLASS_INDEX["#"])])
     real = np.concatenate([real, real[pick]])
-    if boost is not None:
-        boost = np.concatenate([boost, np.ones(len(pick))])
+    hard = np.concatenate([hard, np.zeros(len(pick), bool)])      # a covered copy is an occluded square, not hard
     print(f"{len(x)} crops; per class: " + " ".join(f"{c}:{n}" for c, n in
                                                     zip(CLASSES, np.bincount(y, minlength=len(CLASSES)))),
           flush=True)
@@ -399,7 +396,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.real_dir.is_dir():   # reported only, never trained on
         x_val, y_val = real_crops(args.real_dir, ("game03", "game04"))
     model = train(x, y, args.minutes, args.seed, x_val, y_val, args.width, real=real, init=args.init, lr=args.lr,
-                  boost=boost)
+                  hard=hard, hard_boost=args.hard_boost)
     from tilecam.models import synth
 
     info = {"seed": args.seed, "minutes": args.minutes, "width": args.width, "sources": sources, "lr": args.lr,

@@ -125,3 +125,14 @@ def test_mining_keeps_what_the_model_gets_wrong_and_a_share_of_the_rest():
     easy = int((p_true >= 0.95).sum())
     assert 0.1 * easy < easy_kept < 0.45 * easy          # about a quarter of the rest
     assert list(idx) == sorted(idx)
+
+
+def test_hard_crops_are_drawn_more_often_and_nothing_else_changes():
+    from tilecam.models.train import sample_weights
+
+    y = np.array([CLASS_INDEX[c] for c in "..AAE?#"])
+    real = np.array([0, 0, 0, 1, 0, 0, 0], bool)
+    hard = np.array([1, 0, 1, 1, 0, 0, 0], bool)
+    plain = sample_weights(y, real)
+    mined = sample_weights(y, real, hard=hard, hard_boost=3.0)
+    np.testing.assert_allclose(mined, np.where(hard, 3.0, 1.0) * plain)
