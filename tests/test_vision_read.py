@@ -86,24 +86,35 @@ def test_model_errors_are_typed(tmp_path):
         classifier.classify(np.zeros((3, 10, 10, 3), np.uint8))
 
 
-def test_a_second_opinion_is_averaged_in_only_when_the_model_names_one(tmp_path):
+def test_second_opinions_are_averaged_in_only_when_the_model_names_them(tmp_path):
     import shutil
 
     crops = np.random.default_rng(3).integers(0, 255, (6, 40, 40, 3), dtype=np.uint8)
-    both = TileClassifier.load(threads=1)
-    assert both.second is not None and both.second.second is None
-    first, second = both.classify(crops)[1], both.second.classify(crops)[1]
-    np.testing.assert_allclose(both.classify_again(crops), (first + second) / 2, rtol=1e-5)
+    shipped = packaged_model().parent
+    spec = json.loads((shipped / "tiles.json").read_text(encoding="utf-8"))
+    names = spec["second_opinion"]
+    everyone = TileClassifier.load(threads=1)
+    assert [o.path.name for o in everyone.others] == names and all(not o.others for o in everyone.others)
+    reads = [everyone.classify(crops)[1]] + [o.classify(crops)[1] for o in everyone.others]
+    assert not np.allclose(reads[0], reads[1])       # trained apart: they do not read alike
+    np.testing.assert_allclose(everyone.classify_again(crops), np.mean(reads, axis=0), rtol=1e-5)
     alone = TileClassifier.load(threads=1, second=False)
-    assert alone.second is None and (alone.classify_again(crops) == first).all()
-    # a second opinion with other classes is refused by name
-    for name in ("tiles.onnx", "tiles-second.onnx"):
-        shutil.copy(packaged_model().parent / name, tmp_path / name)
-    spec = json.loads((packaged_model().parent / "tiles.json").read_text(encoding="utf-8"))
+    assert alone.others == () and (alone.classify_again(crops) == reads[0]).all()
+    # one file name (the older form of the description) is one second opinion
+    for name in ["tiles.onnx"] + names:
+        shutil.copy(shipped / name, tmp_path / name)
+        shutil.copy((shipped / name).with_suffix(".json"), (tmp_path / name).with_suffix(".json"))
+    (tmp_path / "tiles.json").write_text(json.dumps(dict(spec, second_opinion=names[0])), encoding="utf-8")
+    pair = TileClassifier.load(tmp_path / "tiles.onnx", threads=1)
+    np.testing.assert_allclose(pair.classify_again(crops), (reads[0] + reads[1]) / 2, rtol=1e-5)
+    # a description naming something that is not a file name is refused, as is a model of other classes
+    (tmp_path / "tiles.json").write_text(json.dumps(dict(spec, second_opinion=[names[0], 3])), encoding="utf-8")
+    with pytest.raises(ModelError, match="second_opinion"):
+        TileClassifier.load(tmp_path / "tiles.onnx")
     (tmp_path / "tiles.json").write_text(json.dumps(spec), encoding="utf-8")
-    other = dict(json.loads((packaged_model().parent / "tiles-second.json").read_text(encoding="utf-8")))
+    other = json.loads((shipped / names[-1]).with_suffix(".json").read_text(encoding="utf-8"))
     other["classes"] = other["classes"][:-1] + ["%"]
-    (tmp_path / "tiles-second.json").write_text(json.dumps(other), encoding="utf-8")
+    (tmp_path / names[-1]).with_suffix(".json").write_text(json.dumps(other), encoding="utf-8")
     with pytest.raises(ModelError, match="other classes"):
         TileClassifier.load(tmp_path / "tiles.onnx")
 
@@ -189,7 +200,7 @@ def test_a_square_read_doubtfully_between_two_labels_is_read_again_from_five_vie
 
     probs = np.tile([0.98, 0.01, 0.005, 0.005], (225, 1))
     probs[4 * 15 + 6] = [0.0, 0.52, 0.46, 0.02]          # R read as K, doubtfully
-    probs[9 * 15 + 9] = [0.0, 0.75, 0.23, 0.02]          # sure enough: not read again
+    probs[9 * 15 + 9] = [0.0, 0.93, 0.05, 0.02]          # sure enough: not read again
     out = read_doubtful_squares_again(warped, probs, classes, classify)
     assert classes[out[4 * 15 + 6].argmax()] == "R"
     np.testing.assert_allclose(out[4 * 15 + 6], [0.0, (0.52 + 4 * 0.3) / 5, (0.46 + 4 * 0.68) / 5, 0.02])
@@ -206,20 +217,20 @@ def test_a_square_in_doubt_between_bare_and_blank_is_read_again_from_its_own_cro
     crops = np.arange(225, dtype=np.uint8)[:, None, None, None] * np.ones((1, 40, 40, 3), np.uint8)
     asked = []
 
-    def both_models(batch):      # the second model sees the blank at square 20 plainly
+    def all_models(batch):       # the second opinions see the blank at square 20 plainly
         asked.extend(int(c[0, 0, 0]) for c in batch)
         return np.array([[0.25, 0.0, 0.7, 0.05] for _ in batch])
 
     probs = np.tile([0.97, 0.01, 0.01, 0.01], (225, 1))
     probs[20] = [0.5, 0.02, 0.46, 0.02]       # bare or blank, in doubt
-    probs[30] = [0.85, 0.01, 0.13, 0.01]      # bare, surely enough: left
+    probs[30] = [0.92, 0.01, 0.06, 0.01]      # bare, surely enough: left
     probs[40] = [0.45, 0.5, 0.03, 0.02]       # a letter or bare: not this step's
-    out = blank_or_bare_again(crops, probs, classes, both_models)
+    out = blank_or_bare_again(crops, probs, classes, all_models)
     assert asked == [20] and classes[out[20].argmax()] == "?"
     assert (np.delete(out, [20], axis=0) == np.delete(probs, [20], axis=0)).all()
     asked.clear()
     sure = np.tile([0.97, 0.01, 0.01, 0.01], (225, 1))
-    assert (blank_or_bare_again(crops, sure, classes, both_models) == sure).all() and not asked
+    assert (blank_or_bare_again(crops, sure, classes, all_models) == sure).all() and not asked
 
 
 @pytest.mark.parametrize("turn", [cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_90_COUNTERCLOCKWISE])

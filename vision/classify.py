@@ -1,9 +1,9 @@
 """The tile classifier: the shipped ONNX model over a batch of cell crops, run with onnxruntime.
 
 The model folder holds ``tiles.onnx`` and ``tiles.json`` (its classes and the preprocessing it was trained with);
-``tilecam.models.train`` writes both. The description may name a second model beside it (``second_opinion``),
-trained apart on other fonts, whose reading is averaged in where the first hesitates between two letters
-(``classify_again``). Runtime never imports torch.
+``tilecam.models.train`` writes both. The description may name other models beside it (``second_opinion``: one
+file name or a list), trained apart (other fonts, other draws, other crops), whose readings are averaged in where
+the first hesitates (``classify_again``). Runtime never imports torch.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ class ModelSpec:
     scale: float
     mean: tuple[float, float, float]
     std: tuple[float, float, float]
-    second_opinion: str | None = None   # file name of a second model beside this one, asked on doubtful squares
+    second_opinion: tuple[str, ...] = ()   # file names of models beside this one, asked on doubtful squares
 
     @classmethod
     def load(cls, path: Path) -> "ModelSpec":
@@ -53,25 +53,35 @@ class ModelSpec:
             return cls(tuple(data["classes"]), inp["name"], data["output"]["name"], int(inp["size"]),
                        inp.get("color", "RGB"), float(inp.get("scale", 1 / 255)),
                        tuple(inp.get("mean", (0.0, 0.0, 0.0))), tuple(inp.get("std", (1.0, 1.0, 1.0))),
-                       data.get("second_opinion"))
-        except (OSError, KeyError, TypeError, json.JSONDecodeError) as exc:
+                       _file_names(data.get("second_opinion")))
+        except (OSError, KeyError, TypeError, ValueError, json.JSONDecodeError) as exc:
             raise ModelError(f"cannot read the model description {path}: {exc}") from exc
+
+
+def _file_names(value) -> tuple[str, ...]:
+    """``second_opinion`` as written in a description: absent, one file name, or a list of them."""
+    if value is None:
+        return ()
+    names = (value,) if isinstance(value, str) else tuple(value)
+    if not all(isinstance(n, str) and n for n in names):
+        raise ValueError(f"second_opinion must name model files, got {value!r}")
+    return names
 
 
 class TileClassifier:
     """``classify(crops)`` → the label and class probabilities of every crop, in one onnxruntime call."""
 
-    def __init__(self, session, spec: ModelSpec, path: Path, second: "TileClassifier | None" = None):
+    def __init__(self, session, spec: ModelSpec, path: Path, others: Iterable["TileClassifier"] = ()):
         self.session = session
         self.spec = spec
         self.path = path
         self.classes = spec.classes
-        self.second = second
+        self.others = tuple(others)      # the second opinions, each a classifier of the same classes
         self._letter_index = letter_mask(spec.classes)
 
     @classmethod
     def load(cls, path: str | Path | None = None, threads: int = 2, second: bool = True) -> "TileClassifier":
-        """The model at ``path`` (default the shipped one) and, with ``second``, the second model it names."""
+        """The model at ``path`` (default the shipped one) and, with ``second``, the other models it names."""
         import onnxruntime as ort
 
         model = Path(path) if path else packaged_model()
@@ -86,12 +96,13 @@ class TileClassifier:
             session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
         except Exception as exc:  # onnxruntime raises its own exception types for a broken file
             raise ModelError(f"onnxruntime cannot load {model}: {exc}") from exc
-        other = None
-        if second and spec.second_opinion:
-            other = cls.load(model.parent / spec.second_opinion, threads, second=False)
+        others = []
+        for name in spec.second_opinion if second else ():
+            other = cls.load(model.parent / name, threads, second=False)
             if other.classes != spec.classes:
                 raise ModelError(f"the second opinion {other.path} has other classes than {model}")
-        return cls(session, spec, model, other)
+            others.append(other)
+        return cls(session, spec, model, others)
 
     def preprocess(self, crops: np.ndarray) -> np.ndarray:
         """BGR uint8 crops (N, S, S, 3) → the model's float NCHW input."""
@@ -129,10 +140,10 @@ class TileClassifier:
         return labels, p.astype(np.float32)
 
     def classify_again(self, crops: np.ndarray, letters: Iterable[str] | None = None) -> np.ndarray:
-        """Probabilities of crops read a second time: the mean of this model's and its second opinion's, or this
-        model's alone when it names none. Two models trained apart (other fonts, other draws) seldom hesitate
-        between the same two letters the same way."""
+        """Probabilities of crops read a second time: the mean of this model's and its second opinions', or this
+        model's alone when it names none. Models trained apart (other fonts, other draws) seldom hesitate between
+        the same two letters the same way, and their mean takes out what each run's chance put in."""
         probs = self.classify(crops, letters)[1]
-        if self.second is None:
-            return probs
-        return (probs + self.second.classify(crops, letters)[1]) / 2
+        for other in self.others:
+            probs = probs + other.classify(crops, letters)[1]
+        return probs / (1 + len(self.others))

@@ -16,9 +16,9 @@ SIZE = 15
 LOOK_AGAIN_BELOW = 0.7     # a square read this doubtfully between empty and a tile is looked at again …
 LOOK_AGAIN_SHIFT = 3       # … in crops moved this many pixels up, down, left and right; a tile read in one of them …
 LOOK_AGAIN_SURE = 0.9      # … this surely is taken (a tile put down off its square's middle is seen whole there)
-AVERAGE_BELOW = 0.7        # a square still read this doubtfully between two letters is read again …
+AVERAGE_BELOW = 0.9        # a square still read this doubtfully between two letters is read again …
 AVERAGE_SHIFT = 2          # … from its crop and four crops moved this many pixels, their probabilities averaged
-BLANK_OR_BARE_BELOW = 0.8  # a square read this doubtfully between a bare square and a blank is read by both models
+BLANK_OR_BARE_BELOW = 0.9  # a square read this doubtfully between a bare square and a blank is read by all models
 
 
 @dataclass(frozen=True, eq=False)
@@ -140,7 +140,7 @@ def read_doubtful_squares_again(warped: np.ndarray, probs: np.ndarray, classes, 
     """``probs`` with each square read doubtfully between two letters (the best has less than ``below``) read
     again: its crop and four crops moved ``shift`` px up, down, left and right are ``classify``-ed and the five
     readings averaged. One crop of a letter the model finds ambiguous (R or K, F or E in an unseen font) can fall
-    either way; a few views a pixel or two apart mostly agree on the right one, and more so with a second model's
+    either way; a few views a pixel or two apart mostly agree on the right one, and more so with other models'
     views in (``read_board`` passes ``TileClassifier.classify_again``). Only a few squares a board are that
     doubtful, so this costs little. Returns a new array."""
     # between two letters only: a bare square or a blank is look_again's (a see-through blank is seen in one
@@ -161,9 +161,9 @@ def read_doubtful_squares_again(warped: np.ndarray, probs: np.ndarray, classes, 
 def blank_or_bare_again(crops: np.ndarray, probs: np.ndarray, classes, classify,
                         below: float = BLANK_OR_BARE_BELOW) -> np.ndarray:
     """``probs`` with each square read doubtfully between a bare square and a blank tile (those two the best, the
-    best under ``below``) read again from its own crop by ``classify`` (``read_board`` passes both models'
-    mean). A blank has only its edges and its shade to tell it from the square under it, and two models trained
-    apart weigh those differently. The crop is not moved: a blank put down off its square's middle is
+    best under ``below``) read again from its own crop by ``classify`` (``read_board`` passes the mean of the model
+    and its second opinions). A blank has only its edges and its shade to tell it from the square under it, and
+    models trained apart weigh those differently. The crop is not moved: a blank put down off its square's middle is
     ``look_again``'s, which has already run. Returns a new array."""
     classes = list(classes)
     pair = np.array([classes.index(EMPTY), classes.index(BLANK)])
