@@ -33,6 +33,16 @@ def packaged_model() -> Path:
     return Path(str(resources.files("tilecam.models").joinpath("tiles.onnx")))
 
 
+def _file_names(value) -> tuple[str, ...]:
+    """``second_opinion`` as written in a description: absent, one file name, or a list of them."""
+    if value is None:
+        return ()
+    names = (value,) if isinstance(value, str) else tuple(value)
+    if not all(isinstance(n, str) and n for n in names):
+        raise ValueError(f"second_opinion must name model files, got {value!r}")
+    return names
+
+
 @dataclass(frozen=True)
 class ModelSpec:
     classes: tuple[str, ...]
@@ -54,18 +64,8 @@ class ModelSpec:
                        inp.get("color", "RGB"), float(inp.get("scale", 1 / 255)),
                        tuple(inp.get("mean", (0.0, 0.0, 0.0))), tuple(inp.get("std", (1.0, 1.0, 1.0))),
                        _file_names(data.get("second_opinion")))
-        except (OSError, KeyError, TypeError, ValueError, json.JSONDecodeError) as exc:
+        except (OSError, KeyError, TypeError, ValueError) as exc:   # ValueError: bad JSON too
             raise ModelError(f"cannot read the model description {path}: {exc}") from exc
-
-
-def _file_names(value) -> tuple[str, ...]:
-    """``second_opinion`` as written in a description: absent, one file name, or a list of them."""
-    if value is None:
-        return ()
-    names = (value,) if isinstance(value, str) else tuple(value)
-    if not all(isinstance(n, str) and n for n in names):
-        raise ValueError(f"second_opinion must name model files, got {value!r}")
-    return names
 
 
 class TileClassifier:
