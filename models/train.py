@@ -328,10 +328,14 @@ def export(model, out_dir: Path, info: dict, name: str = "tiles") -> Path:
         "output": {"name": "logits", "kind": "logits"},
         "preprocessing": "tilecam.vision.warp.warp_board + cut_cells on the grid corners; BGR->RGB, /255, NCHW",
         "trained": info,
+        "weights": WEIGHTS_NOTE,
     }
     onnx_path.with_suffix(".json").write_text(json.dumps(spec, indent=2, ensure_ascii=False) + "\n",
                                               encoding="utf-8")
     return onnx_path
+
+
+WEIGHTS_NOTE = "float16 in the file, float32 in the graph (train.store_weights_half)"   # tiles.json's "weights"
 
 
 def store_weights_half(onnx_path: Path) -> None:

@@ -76,8 +76,10 @@ def test_exported_weights_are_stored_half_and_read_as_the_network_computes(tmp_p
     with torch.no_grad():
         ours = model.eval()(train.to_tensor(x)).numpy()
     # float16 weights: the logits move by thousandths, never enough to change a reading
-    np.testing.assert_allclose(TileClassifier.load(path, threads=1).logits(x), ours, atol=0.02)
-    assert (TileClassifier.load(path, threads=1).logits(x).argmax(1) == ours.argmax(1)).all()
+    read = TileClassifier.load(path, threads=1).logits(x)
+    np.testing.assert_allclose(read, ours, atol=0.02)
+    assert (read.argmax(1) == ours.argmax(1)).all()
+    assert json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))["weights"] == train.WEIGHTS_NOTE
 
 
 def test_training_can_go_on_from_the_shipped_model():

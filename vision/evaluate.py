@@ -258,10 +258,10 @@ def run_evaluation(renders: int = 100, real_dir: Path | None = None, model: Path
     if not tallies:
         print("nothing to evaluate", file=sys.stderr)
         return 2
-    files = [classifier.path] + [o.path for o in classifier.others]
-    size = sum(f.stat().st_size for f in files) / 1024
-    others = f" with {', '.join(o.path.name for o in classifier.others)} as second opinions" if classifier.others else ""
-    print(f"model {classifier.path}{others} ({size:.0f} KiB in all), onnxruntime threads {threads}")
+    others = [o.path for o in classifier.others]
+    size = sum(f.stat().st_size for f in [classifier.path, *others]) / 1024
+    named = f" with {', '.join(f.name for f in others)} as second opinions" if others else ""
+    print(f"model {classifier.path}{named} ({size:.0f} KiB in all), onnxruntime threads {threads}")
     print_table([t.row() for t in tallies])
     for t in tallies:
         if t.wrong_boards:
