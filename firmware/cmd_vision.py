@@ -23,6 +23,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     e.add_argument("--renders", type=int, default=100, help="held-out synthetic boards (0: none)")
     e.add_argument("--first-render", type=int, default=0,
                    help="start at this held-out seed's index (0: the benchmark's; another range is fresh data)")
+    e.add_argument("--empty", type=int, default=0,
+                   help="also read this many empty boards, in the scenes of the held-out renders' seeds")
     e.add_argument("--real", type=Path, default=None, help="ScrabScrap photo folder (default ../shared/…)")
     e.add_argument("--model", type=Path, help="tile model to evaluate (default the shipped one)")
     e.add_argument("--out", type=Path, default=Path("out/eval-vision"), help="folder for the confusion matrices")
@@ -65,4 +67,4 @@ def _eval(args: argparse.Namespace) -> int:
     from tilecam.vision.evaluate import run_evaluation
 
     return run_evaluation(renders=args.renders, real_dir=args.real, model=args.model, out_dir=args.out,
-                          threads=args.threads, first_render=args.first_render)
+                          threads=args.threads, first_render=args.first_render, empty=args.empty)

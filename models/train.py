@@ -43,30 +43,54 @@ def occlude(crops: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return out
 
 
-def _render_crops(job: tuple[int, int, float]) -> tuple[np.ndarray, np.ndarray]:
-    """Crops and labels of one training render (a worker's job: board seed, index, share of empties kept)."""
+#: Most tiles on a sparse board (``--sparse``): from none to this many, so the centre star is seen bare, …
+SPARSE_TILES = 3
+#: … and the bare star's crop kept this many times over (augmented apart in training): one square in 225 of a tenth
+#: of the boards is too rare a sight to learn, and a model that has not learnt it reads the star as an X or a hand.
+STAR_COPIES = 20
+CENTRE = 7 * 15 + 7
+
+
+def _render_crops(job: tuple[int, int, float, bool]) -> tuple[np.ndarray, np.ndarray]:
+    """Crops and labels of one training render (a worker's job: board seed, index, share of empties kept, whether
+    the board is a sparse one)."""
     from tilecam.models import synth
     from tilecam.models.dataset import crops_and_labels
 
-    board_seed, i, empties = job
+    board_seed, i, empties, sparse = job
     tileset = "german" if i % 3 == 2 else "english"     # Ä Ö Ü tiles too, for German boards
-    render = synth.render_board(None, seed=board_seed, styles=synth.TRAINING_STYLES, tileset=tileset)
+    grid = None
+    if sparse:      # an empty or nearly empty board: the first frame of every game, its centre star bare
+        rng = np.random.default_rng([board_seed, 11])
+        grid = synth.random_grid(rng, tileset, tiles=int(rng.integers(0, SPARSE_TILES + 1)))
+    render = synth.render_board(grid, seed=board_seed, styles=synth.TRAINING_STYLES, tileset=tileset)
     x, y = crops_and_labels(render.image, render.corners, list(render.grid))
     y[np.asarray(render.occluded).reshape(-1)] = CLASS_INDEX["#"]
     keep = (y != CLASS_INDEX["."]) | (np.random.default_rng(board_seed).random(len(y)) < empties)
+    if sparse and y[CENTRE] == CLASS_INDEX["."]:
+        keep = np.concatenate([np.flatnonzero(keep), np.full(STAR_COPIES, CENTRE)])
     return x[keep], y[keep]
 
 
-def synthetic_crops(n_boards: int, seed: int, empties: float = 0.5, workers: int = 2
+def sparse_boards(n_boards: int, share: float) -> list[bool]:
+    """Which of ``n_boards`` are sparse ones: ``share`` of them, spread evenly (every tenth for 0.1)."""
+    return [int((i + 1) * share) > int(i * share) for i in range(n_boards)]
+
+
+def synthetic_crops(n_boards: int, seed: int, empties: float = 0.5, workers: int = 2, sparse: float = 0.0
                     ) -> tuple[np.ndarray, np.ndarray]:
     """Crops of ``n_boards`` training renders (training styles and seeds only), rendered by ``workers`` processes.
 
-    Every board is seeded on its own, so the result does not depend on the number of workers.
+    A ``sparse`` share of the boards (every board whose index falls in it, evenly spread) holds only a few tiles:
+    random positions cover the centre star with the first word, so without them the model hardly ever sees an
+    empty board's star (and read it as an X). Every board is seeded on its own, so the result does not depend on
+    the number of workers.
     """
     from tilecam.models import synth
 
     seeds = synth.TRAIN_SEEDS[seed * 10_000:seed * 10_000 + n_boards]   # a slice of the training seeds only
-    jobs = [(int(board_seed), i, empties) for i, board_seed in enumerate(seeds)]
+    jobs = [(int(board_seed), i, empties, few) for i, (board_seed, few) in
+            enumerate(zip(seeds, sparse_boards(len(seeds), sparse)))]
     xs, ys = [], []
     pool = None
     if workers > 1:
@@ -85,6 +109,24 @@ def synthetic_crops(n_boards: int, seed: int, empties: float = 0.5, workers: int
             pool.close()
             pool.join()
     return np.concatenate(xs), np.concatenate(ys)
+
+
+def cached_synthetic_crops(cache: Path | None, n_boards: int, seed: int, empties: float, workers: int,
+                           sparse: float) -> tuple[np.ndarray, np.ndarray]:
+    """``synthetic_crops``, kept in ``cache`` (an .npz that names what it holds) and read back from there when it
+    holds the same boards; a cache of other boards is an error rather than quietly used or overwritten."""
+    what = {"boards": n_boards, "seed": seed, "empties": empties, "sparse": sparse, "star_copies": STAR_COPIES}
+    if cache is not None and cache.exists():
+        with np.load(cache) as data:
+            held = json.loads(str(data["what"]))
+            if held != what:
+                raise ValueError(f"{cache} holds the crops of {held}, not of {what}")
+            print(f"read the crops of {n_boards} boards from {cache}", flush=True)
+            return data["x"], data["y"]
+    x, y = synthetic_crops(n_boards, seed, empties, workers, sparse)
+    if cache is not None:
+        np.savez(cache, x=x, y=y, what=np.array(json.dumps(what)))
+    return x, y
 
 
 def sample_weights(y: np.ndarray, real: np.ndarray | None = None, blank_boost: float = 4.0,
@@ -378,6 +420,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--synthetic", type=int, default=600, help="synthetic boards to render (0: none)")
     ap.add_argument("--empties", type=float, default=0.5, help="share of the renders' empty squares kept")
     ap.add_argument("--workers", type=int, default=2, help="processes rendering the synthetic boards")
+    ap.add_argument("--sparse", type=float, default=0.0,
+                    help="share of the synthetic boards with only 0-3 tiles (an empty board's centre star)")
+    ap.add_argument("--crops-cache", type=Path, help="keep the rendered crops in this .npz and read them from "
+                    "there when it matches (several trainings on the same boards render them once)")
     ap.add_argument("--real", dest="real", action="store_true", default=True,
                     help="add the real photos of games 01-02 (default)")
     ap.add_argument("--no-real", dest="real", action="store_false", help="synthetic only (zero-shot model)")
@@ -395,7 +441,8 @@ def main(argv: list[str] | None = None) -> int:
     xs, ys, reals, hards, sources = [], [], [], [], []   # hards: with --mine, the crops the model read least surely
     if args.synthetic:
         print(f"rendering {args.synthetic} synthetic boards …", flush=True)
-        x, y = synthetic_crops(args.synthetic, args.seed, args.empties, args.workers)
+        x, y = cached_synthetic_crops(args.crops_cache, args.synthetic, args.seed, args.empties, args.workers,
+                                      args.sparse)
         hard = np.zeros(len(y), bool)
         if args.mine:
             idx, hard = mine_hard(x, y, args.mine, args.sure, args.keep_easy, args.seed)
@@ -440,7 +487,7 @@ def main(argv: list[str] | None = None) -> int:
     info = {"seed": args.seed, "minutes": args.minutes, "width": args.width, "sources": sources, "lr": args.lr,
             "init": args.init.name if args.init else None,
             "mined_with": args.mine.name if args.mine else None,
-            "empties_kept": args.empties, "fonts": sorted({s.split("/")[2] for s in synth.TRAINING_STYLES}),
+            "empties_kept": args.empties, "sparse": args.sparse, "fonts": sorted({s.split("/")[2] for s in synth.TRAINING_STYLES}),
             "date": _dt.date.today().isoformat(), "crops": int(len(x))}
     if x_val is not None:
         info["real_game03_04_cell_error_true_corners"] = evaluate(model, x_val, y_val)

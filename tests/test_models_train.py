@@ -157,3 +157,42 @@ def test_hard_crops_are_drawn_more_often_and_nothing_else_changes():
     plain = sample_weights(y, real)
     mined = sample_weights(y, real, hard=hard, hard_boost=3.0)
     np.testing.assert_allclose(mined, np.where(hard, 3.0, 1.0) * plain)
+
+
+def test_sparse_boards_hold_a_few_tiles_and_show_the_centre_star():
+    from tilecam.models import train
+
+    assert train.sparse_boards(8, 0.25) == [False, False, False, True] * 2     # the share, spread evenly
+    assert sum(train.sparse_boards(4000, 0.1)) == 400 and not any(train.sparse_boards(50, 0.0))
+    x, y = train._render_crops((120, 0, 1.0, True))           # every empty square kept; this one has no tile
+    tiles = int((y != CLASS_INDEX["."]).sum())
+    assert tiles <= train.SPARSE_TILES and not (y == CLASS_INDEX["#"]).any()    # no arm over a sparse board
+    star_bare = y[train.CENTRE] == CLASS_INDEX["."]
+    assert star_bare and len(y) == 225 + train.STAR_COPIES
+    assert (x[225:] == x[train.CENTRE]).all() and (y[225:] == CLASS_INDEX["."]).all()    # over and over
+    assert x[train.CENTRE][8:32, 8:32].min() < 100            # the dark star printed there
+    covered = train._render_crops((123, 0, 1.0, True))[1]     # a first word over the star: no copies
+    assert covered[train.CENTRE] != CLASS_INDEX["."] and len(covered) == 225
+    dense = train._render_crops((120, 0, 1.0, False))[1]
+    assert dense.tolist() != y.tolist()
+
+
+def test_rendered_crops_are_cached_and_a_cache_of_other_boards_is_refused(tmp_path, monkeypatch):
+    from tilecam.models import train
+
+    calls = []
+
+    def render(n_boards, seed, empties, workers, sparse):
+        calls.append((n_boards, seed, sparse))
+        return np.full((n_boards, CROP_PX, CROP_PX, 3), seed, np.uint8), np.arange(n_boards)
+
+    monkeypatch.setattr(train, "synthetic_crops", render)
+    cache = tmp_path / "crops.npz"
+    x, y = train.cached_synthetic_crops(cache, 3, 5, 0.5, 1, 0.1)
+    again_x, again_y = train.cached_synthetic_crops(cache, 3, 5, 0.5, 1, 0.1)
+    assert calls == [(3, 5, 0.1)]                              # rendered once, read back the second time
+    np.testing.assert_array_equal(again_x, x)
+    np.testing.assert_array_equal(again_y, y)
+    with pytest.raises(ValueError, match="holds the crops of"):
+        train.cached_synthetic_crops(cache, 3, 6, 0.5, 1, 0.1)
+    assert train.cached_synthetic_crops(None, 2, 6, 0.5, 1, 0.0)[0].shape[0] == 2 and len(calls) == 2

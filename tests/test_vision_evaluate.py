@@ -56,6 +56,17 @@ def test_renders_from_another_range_of_held_out_seeds_are_other_boards():
     assert bench.boards == fresh.boards == 1 and bench.truth_labels != fresh.truth_labels
 
 
+def test_empty_boards_are_the_held_out_scenes_with_no_tile():
+    from tilecam.vision.classify import TileClassifier
+    from tilecam.vision.evaluate import evaluate_renders
+
+    classifier = TileClassifier.load(None, threads=1)
+    tiles, empty = evaluate_renders(classifier, 2, first=5), evaluate_renders(classifier, 2, first=5, empty=True)
+    assert empty.name.startswith("empty boards") and empty.boards == 2
+    assert set(empty.truth_labels) == {"."} and len(set(tiles.truth_labels)) > 1
+    assert max(empty.corner_errors) < 5        # a bare board's grid is found as well as a played one's
+
+
 def test_an_empty_board_may_be_read_in_any_turn_but_a_board_with_tiles_only_in_its_own():
     from tilecam.vision.evaluate import arm_in_the_turn_read
 

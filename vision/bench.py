@@ -31,12 +31,14 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="tilecam bench vision")
     ap.add_argument("--renders", type=int, default=100)
     ap.add_argument("--first-render", type=int, default=0, help="index of the first held-out seed (0: the bench's)")
+    ap.add_argument("--empty", type=int, default=0, help="also read this many empty boards (held-out scenes)")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--model", type=Path)
     ap.add_argument("--out", type=Path, default=Path("out/eval-vision"))
     args = ap.parse_args(argv)
     cv2.setNumThreads(args.threads)
-    status = run_evaluation(args.renders, None, args.model, args.out, args.threads, args.first_render)
+    status = run_evaluation(args.renders, None, args.model, args.out, args.threads, args.first_render,
+                            args.empty)
     if SHARED_BOARDS.is_dir():
         t0 = time.perf_counter()
         warm = warm_read_times(args.threads, args.model)

@@ -137,15 +137,20 @@ def evaluate_real(classifier: TileClassifier, root: Path, games, name: str) -> T
     return tally
 
 
-def evaluate_renders(classifier: TileClassifier, n: int, tileset: str = "english", first: int = 0) -> Tally:
-    """The ``n`` held-out renders from the ``first``-th held-out seed on (the bench's are the first 100)."""
+def evaluate_renders(classifier: TileClassifier, n: int, tileset: str = "english", first: int = 0,
+                     empty: bool = False) -> Tally:
+    """The ``n`` held-out renders from the ``first``-th held-out seed on (the bench's are the first 100). With
+    ``empty``, the same scenes (look, camera, light) with no tile on the board: the first frame of every game,
+    whose bare centre star random positions always cover."""
     from tilecam.models import synth
 
     seeds = synth.HELDOUT_SEEDS[first:first + n]
-    name = f"held-out renders ({tileset})" if not first else f"held-out renders ({tileset}, seeds {seeds[0]}…)"
+    kind = "empty boards, held-out scenes" if empty else "held-out renders"
+    name = f"{kind} ({tileset})" if not first else f"{kind} ({tileset}, seeds {seeds[0]}…)"
+    grid = ("." * synth.SIZE,) * synth.SIZE if empty else None
     tally = Tally(name)
     for i, seed in enumerate(seeds):
-        render = synth.render_board(None, seed=int(seed), styles=synth.HELDOUT_STYLES, tileset=tileset)
+        render = synth.render_board(grid, seed=int(seed), styles=synth.HELDOUT_STYLES, tileset=tileset)
         truth = [row.replace("#", ".") for row in render.grid]
         try:
             # A single photo from an unknown angle: which edge is row 1 is told from the letters first.
@@ -240,7 +245,8 @@ def print_table(rows: list[dict[str, str]]) -> None:
 
 
 def run_evaluation(renders: int = 100, real_dir: Path | None = None, model: Path | None = None,
-                   out_dir: Path = Path("out/eval-vision"), threads: int = 2, first_render: int = 0) -> int:
+                   out_dir: Path = Path("out/eval-vision"), threads: int = 2, first_render: int = 0,
+                   empty: int = 0) -> int:
     classifier = TileClassifier.load(model, threads=threads)
     cv2.setNumThreads(threads)
     tallies: list[Tally] = []
@@ -250,9 +256,12 @@ def run_evaluation(renders: int = 100, real_dir: Path | None = None, model: Path
         tallies.append(evaluate_real(classifier, real_dir, ("game01", "game02"), "real games 01-02 (adapted on)"))
     else:
         print(f"(no real photos at {real_dir}: skipped)", file=sys.stderr)
-    if renders:
+    if renders or empty:
         try:
-            tallies.append(evaluate_renders(classifier, renders, first=first_render))
+            if renders:
+                tallies.append(evaluate_renders(classifier, renders, first=first_render))
+            if empty:
+                tallies.append(evaluate_renders(classifier, empty, first=first_render, empty=True))
         except ImportError as exc:
             print(f"(held-out renders skipped: the renderer is not available: {exc})", file=sys.stderr)
     if not tallies:
