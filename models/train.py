@@ -48,7 +48,15 @@ SPARSE_TILES = 3
 #: … and the bare star's crop kept this many times over (augmented apart in training): one square in 225 of a tenth
 #: of the boards is too rare a sight to learn, and a model that has not learnt it reads the star as an X or a hand.
 STAR_COPIES = 20
-CENTRE = 7 * 15 + 7
+
+
+def centre_square() -> int:
+    """The centre star's square, row-major, from the board layout (rules data), as ``crops_and_labels`` cuts."""
+    from tilecam.engine.layout import Layout
+
+    layout = Layout.load()
+    row, col = layout.center
+    return row * layout.size + col
 
 
 def _render_crops(job: tuple[int, int, float, bool]) -> tuple[np.ndarray, np.ndarray]:
@@ -67,8 +75,9 @@ def _render_crops(job: tuple[int, int, float, bool]) -> tuple[np.ndarray, np.nda
     x, y = crops_and_labels(render.image, render.corners, list(render.grid))
     y[np.asarray(render.occluded).reshape(-1)] = CLASS_INDEX["#"]
     keep = (y != CLASS_INDEX["."]) | (np.random.default_rng(board_seed).random(len(y)) < empties)
-    if sparse and y[CENTRE] == CLASS_INDEX["."]:
-        keep = np.concatenate([np.flatnonzero(keep), np.full(STAR_COPIES, CENTRE)])
+    centre = centre_square()
+    if sparse and y[centre] == CLASS_INDEX["."]:
+        keep = np.concatenate([np.flatnonzero(keep), np.full(STAR_COPIES, centre)])
     return x[keep], y[keep]
 
 
@@ -123,6 +132,7 @@ def cached_synthetic_crops(cache: Path | None, n_boards: int, seed: int, empties
                 raise ValueError(f"{cache} holds the crops of {held}, not of {what}")
             print(f"read the crops of {n_boards} boards from {cache}", flush=True)
             return data["x"], data["y"]
+    print(f"rendering {n_boards} synthetic boards …", flush=True)
     x, y = synthetic_crops(n_boards, seed, empties, workers, sparse)
     if cache is not None:
         np.savez(cache, x=x, y=y, what=np.array(json.dumps(what)))
@@ -440,7 +450,6 @@ def main(argv: list[str] | None = None) -> int:
     rng = np.random.default_rng(args.seed)
     xs, ys, reals, hards, sources = [], [], [], [], []   # hards: with --mine, the crops the model read least surely
     if args.synthetic:
-        print(f"rendering {args.synthetic} synthetic boards …", flush=True)
         x, y = cached_synthetic_crops(args.crops_cache, args.synthetic, args.seed, args.empties, args.workers,
                                       args.sparse)
         hard = np.zeros(len(y), bool)
@@ -487,7 +496,8 @@ def main(argv: list[str] | None = None) -> int:
     info = {"seed": args.seed, "minutes": args.minutes, "width": args.width, "sources": sources, "lr": args.lr,
             "init": args.init.name if args.init else None,
             "mined_with": args.mine.name if args.mine else None,
-            "empties_kept": args.empties, "sparse": args.sparse, "fonts": sorted({s.split("/")[2] for s in synth.TRAINING_STYLES}),
+            "empties_kept": args.empties, "sparse": args.sparse,
+            "fonts": sorted({s.split("/")[2] for s in synth.TRAINING_STYLES}),
             "date": _dt.date.today().isoformat(), "crops": int(len(x))}
     if x_val is not None:
         info["real_game03_04_cell_error_true_corners"] = evaluate(model, x_val, y_val)

@@ -164,15 +164,17 @@ def test_sparse_boards_hold_a_few_tiles_and_show_the_centre_star():
 
     assert train.sparse_boards(8, 0.25) == [False, False, False, True] * 2     # the share, spread evenly
     assert sum(train.sparse_boards(4000, 0.1)) == 400 and not any(train.sparse_boards(50, 0.0))
+    centre = train.centre_square()
+    assert centre == 7 * 15 + 7                                # H8, the star of the standard layout
     x, y = train._render_crops((120, 0, 1.0, True))           # every empty square kept; this one has no tile
     tiles = int((y != CLASS_INDEX["."]).sum())
     assert tiles <= train.SPARSE_TILES and not (y == CLASS_INDEX["#"]).any()    # no arm over a sparse board
-    star_bare = y[train.CENTRE] == CLASS_INDEX["."]
+    star_bare = y[centre] == CLASS_INDEX["."]
     assert star_bare and len(y) == 225 + train.STAR_COPIES
-    assert (x[225:] == x[train.CENTRE]).all() and (y[225:] == CLASS_INDEX["."]).all()    # over and over
-    assert x[train.CENTRE][8:32, 8:32].min() < 100            # the dark star printed there
+    assert (x[225:] == x[centre]).all() and (y[225:] == CLASS_INDEX["."]).all()    # over and over
+    assert x[centre][8:32, 8:32].min() < 100            # the dark star printed there
     covered = train._render_crops((123, 0, 1.0, True))[1]     # a first word over the star: no copies
-    assert covered[train.CENTRE] != CLASS_INDEX["."] and len(covered) == 225
+    assert covered[centre] != CLASS_INDEX["."] and len(covered) == 225
     dense = train._render_crops((120, 0, 1.0, False))[1]
     assert dense.tolist() != y.tolist()
 
