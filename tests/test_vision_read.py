@@ -233,6 +233,26 @@ def test_a_square_in_doubt_between_bare_and_blank_is_read_again_from_its_own_cro
     assert (blank_or_bare_again(crops, sure, classes, all_models) == sure).all() and not asked
 
 
+def test_a_square_in_doubt_between_bare_and_a_hand_is_read_again_by_all_models():
+    from tilecam.vision.read import hand_or_bare_again
+
+    classes = (".", "A", "?", "#")
+    crops = np.arange(225, dtype=np.uint8)[:, None, None, None] * np.ones((1, 40, 40, 3), np.uint8)
+    asked = []
+
+    def all_models(batch):       # the other models see a bare square where the first saw a sleeve
+        asked.extend(int(c[0, 0, 0]) for c in batch)
+        return np.array([[0.8, 0.0, 0.02, 0.18] for _ in batch])
+
+    probs = np.tile([0.97, 0.01, 0.01, 0.01], (225, 1))
+    probs[50] = [0.3, 0.01, 0.02, 0.67]       # a washed-out bare square or a hand, in doubt
+    probs[60] = [0.02, 0.01, 0.01, 0.96]      # a hand, surely: left
+    probs[70] = [0.02, 0.5, 0.03, 0.45]       # a letter or a hand: not this step's
+    probs[80] = [0.45, 0.02, 0.5, 0.03]       # bare or blank: blank_or_bare_again's
+    out = hand_or_bare_again(crops, probs, classes, all_models)
+    assert asked == [50] and classes[out[50].argmax()] == "."
+    assert (np.delete(out, [50], axis=0) == np.delete(probs, [50], axis=0)).all()
+
 @pytest.mark.parametrize("turn", [cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_90_COUNTERCLOCKWISE])
 def test_the_trackers_reader_learns_a_quarter_turn_from_a_first_word_lying_sideways(game04, turn):
     from tilecam.vision.tracker import default_reader

@@ -18,6 +18,7 @@ LOOK_AGAIN_SHIFT = 3       # … in crops moved this many pixels up, down, left 
 LOOK_AGAIN_SURE = 0.9      # … this surely is taken (a tile put down off its square's middle is seen whole there)
 AVERAGE_BELOW = 0.9        # a square still read this doubtfully between two letters is read again …
 AVERAGE_SHIFT = 2          # … from its crop and four crops moved this many pixels, their probabilities averaged
+HAND_OR_BARE_BELOW = 0.9   # a square read this doubtfully between a bare square and a hand is read by all models
 BLANK_OR_BARE_BELOW = 0.9  # a square read this doubtfully between a bare square and a blank is read by all models
 
 
@@ -91,6 +92,7 @@ def read_board(image: np.ndarray, classifier: TileClassifier, tileset="english",
 
     probs = look_again(warped, probs, classifier.classes, again)
     probs = read_doubtful_squares_again(warped, probs, classifier.classes, with_second_opinion)
+    probs = hand_or_bare_again(crops, probs, classifier.classes, with_second_opinion)
     probs = blank_or_bare_again(crops, probs, classifier.classes, with_second_opinion)
     probs = blanks_like_the_tiles(crops, probs, classifier.classes)      # colour first: before the white board's
     probs = blanks_on_a_white_board(crops, probs, classifier.classes)    # prior takes a blank's odds down
@@ -165,10 +167,25 @@ def blank_or_bare_again(crops: np.ndarray, probs: np.ndarray, classes, classify,
     and its second opinions). A blank has only its edges and its shade to tell it from the square under it, and
     models trained apart weigh those differently. The crop is not moved: a blank put down off its square's middle is
     ``look_again``'s, which has already run. Returns a new array."""
-    classes = list(classes)
-    pair = np.array([classes.index(EMPTY), classes.index(BLANK)])
+    return _between_two_again(crops, probs, list(classes), (EMPTY, BLANK), classify, below)
+
+
+def hand_or_bare_again(crops: np.ndarray, probs: np.ndarray, classes, classify,
+                       below: float = HAND_OR_BARE_BELOW) -> np.ndarray:
+    """``probs`` with each square read doubtfully between a bare square and an occluded one (``#``; those two the
+    best, the best under ``below``) read again from its own crop by ``classify`` (the mean of all the models). A
+    white board's bare square washed out by glare is a pale blob that one model may take for a sleeve; the models
+    trained apart seldom all do. Returns a new array."""
+    return _between_two_again(crops, probs, list(classes), (EMPTY, OCCLUDED), classify, below)
+
+
+def _between_two_again(crops: np.ndarray, probs: np.ndarray, classes: list, pair: tuple[str, str], classify,
+                       below: float) -> np.ndarray:
+    """``probs`` with the squares whose two best classes are ``pair`` and whose best is under ``below`` read again
+    from their own crops by ``classify``."""
+    pair_idx = np.sort([classes.index(c) for c in pair])
     top2 = np.sort(np.argsort(-probs, axis=1)[:, :2], axis=1)
-    doubtful = np.flatnonzero((probs.max(axis=1) < below) & (top2 == np.sort(pair)).all(axis=1))
+    doubtful = np.flatnonzero((probs.max(axis=1) < below) & (top2 == pair_idx).all(axis=1))
     if not len(doubtful):
         return probs
     out = probs.copy()
@@ -177,4 +194,5 @@ def blank_or_bare_again(crops: np.ndarray, probs: np.ndarray, classes, classify,
 
 
 __all__ = ["BoardReading", "read_board", "look_again", "read_doubtful_squares_again", "blank_or_bare_again",
+           "hand_or_bare_again",
            "rotate_corners", "letters_of", "EMPTY", "BLANK", "OCCLUDED"]
