@@ -253,6 +253,7 @@ def test_a_square_in_doubt_between_bare_and_a_hand_is_read_again_by_all_models()
     assert asked == [50] and classes[out[50].argmax()] == "."
     assert (np.delete(out, [50], axis=0) == np.delete(probs, [50], axis=0)).all()
 
+
 @pytest.mark.parametrize("turn", [cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_90_COUNTERCLOCKWISE])
 def test_the_trackers_reader_learns_a_quarter_turn_from_a_first_word_lying_sideways(game04, turn):
     from tilecam.vision.tracker import default_reader
