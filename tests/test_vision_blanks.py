@@ -50,6 +50,23 @@ def test_a_white_square_read_as_a_blank_on_a_board_of_wooden_tiles_is_a_bare_squ
     assert (np.delete(out, [3 * 15 + 1], axis=0) == np.delete(probs, [3 * 15 + 1], axis=0)).all()
 
 
+def test_a_blank_all_the_models_read_surely_keeps_its_blank_against_the_colour():
+    letters = {(7, c): "A" for c in range(4, 9)}
+    crops = _board(WHITE, letters, WOOD)
+    probs = _probs({**{sq: LETTER for sq in letters}, (3, 1): [0.04, 0.0, 0.95, 0.01],
+                    (5, 5): [0.3, 0.0, 0.65, 0.05]})                # two white squares read as blanks
+    asked = []
+
+    def all_models(batch):     # the models together: (3, 1) surely a blank, (5, 5) in doubt
+        asked.extend(len(batch) * [None])
+        return np.array([[0.02, 0.0, 0.97, 0.01], [0.5, 0.0, 0.45, 0.05]])
+
+    out = blanks_unlike_the_tiles(crops, probs, CLASSES, confirm=all_models)
+    assert len(asked) == 2
+    assert CLASSES[out[3 * 15 + 1].argmax()] == "?" and CLASSES[out[5 * 15 + 5].argmax()] == "."
+    assert CLASSES[blanks_unlike_the_tiles(crops, probs, CLASSES)[3 * 15 + 1].argmax()] == "."   # colour alone
+
+
 def test_a_premium_square_read_as_a_blank_is_judged_against_bare_squares_of_its_own_kind():
     from tilecam.vision.locate import premium_kinds
 

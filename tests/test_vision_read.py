@@ -210,48 +210,51 @@ def test_a_square_read_doubtfully_between_two_labels_is_read_again_from_five_vie
     assert (read_doubtful_squares_again(warped, sure, classes, classify) == sure).all() and not cut
 
 
-def test_a_square_in_doubt_between_bare_and_blank_is_read_again_from_its_own_crop():
-    from tilecam.vision.read import blank_or_bare_again
+def test_squares_still_in_doubt_are_read_by_all_the_models_but_two_letters_and_bare_or_hand():
+    from tilecam.vision.read import read_by_all_models
 
-    classes = (".", "A", "?", "#")
+    classes = (".", "A", "B", "?", "#")
     crops = np.arange(225, dtype=np.uint8)[:, None, None, None] * np.ones((1, 40, 40, 3), np.uint8)
     asked = []
 
-    def all_models(batch):       # the second opinions see the blank at square 20 plainly
+    def all_models(batch):       # the models together read each square asked about as the letter A, plainly
         asked.extend(int(c[0, 0, 0]) for c in batch)
-        return np.array([[0.25, 0.0, 0.7, 0.05] for _ in batch])
+        return np.array([[0.05, 0.9, 0.0, 0.03, 0.02] for _ in batch])
 
-    probs = np.tile([0.97, 0.01, 0.01, 0.01], (225, 1))
-    probs[20] = [0.5, 0.02, 0.46, 0.02]       # bare or blank, in doubt
-    probs[30] = [0.92, 0.01, 0.06, 0.01]      # bare, surely enough: left
-    probs[40] = [0.45, 0.5, 0.03, 0.02]       # a letter or bare: not this step's
-    out = blank_or_bare_again(crops, probs, classes, all_models)
-    assert asked == [20] and classes[out[20].argmax()] == "?"
-    assert (np.delete(out, [20], axis=0) == np.delete(probs, [20], axis=0)).all()
+    probs = np.tile([0.97, 0.01, 0.0, 0.01, 0.01], (225, 1))
+    probs[20] = [0.5, 0.02, 0.0, 0.46, 0.02]       # bare or a blank, in doubt
+    probs[21] = [0.45, 0.5, 0.0, 0.03, 0.02]       # a letter or bare
+    probs[22] = [0.02, 0.45, 0.0, 0.03, 0.5]       # a letter or a hand
+    probs[30] = [0.92, 0.01, 0.0, 0.06, 0.01]      # bare, surely enough: left
+    probs[40] = [0.0, 0.5, 0.45, 0.03, 0.02]       # two letters: read_doubtful_squares_again's
+    probs[50] = [0.3, 0.01, 0.0, 0.02, 0.67]       # bare or a hand: the first model's
+    out = read_by_all_models(crops, probs, classes, all_models)
+    assert asked == [20, 21, 22] and all(classes[out[i].argmax()] == "A" for i in asked)
+    assert (np.delete(out, asked, axis=0) == np.delete(probs, asked, axis=0)).all()
     asked.clear()
-    sure = np.tile([0.97, 0.01, 0.01, 0.01], (225, 1))
-    assert (blank_or_bare_again(crops, sure, classes, all_models) == sure).all() and not asked
+    sure = np.tile([0.97, 0.01, 0.0, 0.01, 0.01], (225, 1))
+    assert read_by_all_models(crops, sure, classes, all_models) is sure and not asked
 
 
-def test_a_square_in_doubt_between_bare_and_a_hand_is_read_again_by_all_models():
-    from tilecam.vision.read import hand_or_bare_again
+def test_a_tile_seen_in_a_moved_crop_is_taken_only_when_all_the_models_read_it_there():
+    from tilecam.vision.read import look_again
+    from tilecam.vision.warp import board_px
 
     classes = (".", "A", "?", "#")
-    crops = np.arange(225, dtype=np.uint8)[:, None, None, None] * np.ones((1, 40, 40, 3), np.uint8)
+    warped = np.zeros((board_px(), board_px(), 3), np.uint8)
+    probs = np.tile([0.98, 0.01, 0.005, 0.005], (225, 1))
+    probs[[33, 99]] = [0.5, 0.0, 0.45, 0.05]       # two squares read doubtfully, bare or a blank
+    first = lambda crops: np.tile([0.04, 0.0, 0.95, 0.01], (len(crops), 1))     # noqa: E731  sees blanks
     asked = []
 
-    def all_models(batch):       # the other models see a bare square where the first saw a sleeve
-        asked.extend(int(c[0, 0, 0]) for c in batch)
-        return np.array([[0.8, 0.0, 0.02, 0.18] for _ in batch])
+    def all_models(crops):     # together, the models read the first square's moved crop a blank, not the other's
+        asked.append(len(crops))
+        return np.array([[0.02, 0.0, 0.97, 0.01], [0.6, 0.0, 0.35, 0.05]])
 
-    probs = np.tile([0.97, 0.01, 0.01, 0.01], (225, 1))
-    probs[50] = [0.3, 0.01, 0.02, 0.67]       # a washed-out bare square or a hand, in doubt
-    probs[60] = [0.02, 0.01, 0.01, 0.96]      # a hand, surely: left
-    probs[70] = [0.02, 0.5, 0.03, 0.45]       # a letter or a hand: not this step's
-    probs[80] = [0.45, 0.02, 0.5, 0.03]       # bare or blank: blank_or_bare_again's
-    out = hand_or_bare_again(crops, probs, classes, all_models)
-    assert asked == [50] and classes[out[50].argmax()] == "."
-    assert (np.delete(out, [50], axis=0) == np.delete(probs, [50], axis=0)).all()
+    out = look_again(warped, probs, classes, first, confirm=all_models)
+    assert asked == [2]
+    assert classes[out[33].argmax()] == "?" and (out[99] == probs[99]).all()
+    assert classes[look_again(warped, probs, classes, first)[99].argmax()] == "?"     # one model alone
 
 
 @pytest.mark.parametrize("turn", [cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_90_COUNTERCLOCKWISE])

@@ -18,8 +18,7 @@ LOOK_AGAIN_SHIFT = 3       # … in crops moved this many pixels up, down, left 
 LOOK_AGAIN_SURE = 0.9      # … this surely is taken (a tile put down off its square's middle is seen whole there)
 AVERAGE_BELOW = 0.9        # a square still read this doubtfully between two letters is read again …
 AVERAGE_SHIFT = 2          # … from its crop and four crops moved this many pixels, their probabilities averaged
-HAND_OR_BARE_BELOW = 0.9   # a square read this doubtfully between a bare square and a hand is read by all models
-BLANK_OR_BARE_BELOW = 0.9  # a square read this doubtfully between a bare square and a blank is read by all models
+BY_ALL_BELOW = 0.9         # any other square read this doubtfully (but bare-or-hand) is read by all the models
 
 
 @dataclass(frozen=True, eq=False)
@@ -90,13 +89,12 @@ def read_board(image: np.ndarray, classifier: TileClassifier, tileset="english",
     def with_second_opinion(more_crops: np.ndarray) -> np.ndarray:
         return classifier.classify_again(more_crops, letters=letters)
 
-    probs = look_again(warped, probs, classifier.classes, again)
+    probs = look_again(warped, probs, classifier.classes, again, confirm=with_second_opinion)
     probs = read_doubtful_squares_again(warped, probs, classifier.classes, with_second_opinion)
-    probs = hand_or_bare_again(crops, probs, classifier.classes, with_second_opinion)
-    probs = blank_or_bare_again(crops, probs, classifier.classes, with_second_opinion)
+    probs = read_by_all_models(crops, probs, classifier.classes, with_second_opinion)
     probs = blanks_like_the_tiles(crops, probs, classifier.classes)      # colour first: before the white board's
     probs = blanks_on_a_white_board(crops, probs, classifier.classes)    # prior takes a blank's odds down
-    probs = blanks_unlike_the_tiles(crops, probs, classifier.classes)
+    probs = blanks_unlike_the_tiles(crops, probs, classifier.classes, confirm=with_second_opinion)
     labels = [classifier.classes[i] for i in probs.argmax(axis=1)]
     t3 = time.perf_counter()
     conf = probs.max(axis=1).reshape(SIZE, SIZE)
@@ -109,12 +107,16 @@ def read_board(image: np.ndarray, classifier: TileClassifier, tileset="english",
                         rotation % 4)
 
 
-def look_again(warped: np.ndarray, probs: np.ndarray, classes, classify) -> np.ndarray:
+def look_again(warped: np.ndarray, probs: np.ndarray, classes, classify, confirm=None) -> np.ndarray:
     """``probs`` (squares x classes, row-major) with a second look at the squares read doubtfully between empty and
     a tile: each is cut again moved ``LOOK_AGAIN_SHIFT`` px four ways and ``classify``-ed (crops → probabilities);
     where one of those crops reads a tile at ``LOOK_AGAIN_SURE`` or more, the surest such reading replaces the
     square's. A tile put down off its square's middle (a blank, which has only its edges to show) is then read
-    whole. Returns a new array; the others are untouched."""
+    whole. With ``confirm`` (crops → probabilities; ``read_board`` passes the mean of all the models) that crop must
+    read the same tile at ``LOOK_AGAIN_SURE`` there too: a moved crop of a bare square takes in the next square's
+    edge, which one model alone may call a blank (on 4,000 held-out renders 20 bare squares were turned into blanks
+    that way, and the models together read those crops at most 0.92 a blank, the real moved blanks 0.96–0.98).
+    Returns a new array; the others are untouched."""
     classes = list(classes)
     empty, occluded = classes.index(EMPTY), classes.index(OCCLUDED)
     not_tile = np.array([c in (EMPTY, OCCLUDED) for c in classes])
@@ -128,12 +130,18 @@ def look_again(warped: np.ndarray, probs: np.ndarray, classes, classify) -> np.n
     shifts = ((-s, 0), (s, 0), (0, -s), (0, s))
     crops = np.stack([cut_cell(warped, *divmod(i, SIZE), dy, dx) for i in doubtful for dy, dx in shifts])
     again = np.asarray(classify(crops)).reshape(len(doubtful), len(shifts), -1)
-    out = probs.copy()
-    for i, looks in zip(doubtful, again):
+    found = []                                         # (square, its surest moved crop, the tile read there)
+    for n, (i, looks) in enumerate(zip(doubtful, again)):
         tile = np.where(not_tile, 0.0, looks)          # each look's tile classes only
-        best = np.unravel_index(int(tile.argmax()), tile.shape)
-        if tile[best] >= LOOK_AGAIN_SURE:
-            out[i] = looks[best[0]]
+        view, label = np.unravel_index(int(tile.argmax()), tile.shape)
+        if tile[view, label] >= LOOK_AGAIN_SURE:
+            found.append((i, n * len(shifts) + view, label))
+    if found and confirm is not None:
+        sure = np.asarray(confirm(crops[[view for _, view, _ in found]]))
+        found = [f for f, p in zip(found, sure) if p[f[2]] >= LOOK_AGAIN_SURE]
+    out = probs.copy()
+    for i, view, _ in found:
+        out[i] = again.reshape(len(crops), -1)[view]
     return out
 
 
@@ -160,32 +168,23 @@ def read_doubtful_squares_again(warped: np.ndarray, probs: np.ndarray, classes, 
     return out
 
 
-def blank_or_bare_again(crops: np.ndarray, probs: np.ndarray, classes, classify,
-                        below: float = BLANK_OR_BARE_BELOW) -> np.ndarray:
-    """``probs`` with each square read doubtfully between a bare square and a blank tile (those two the best, the
-    best under ``below``) read again from its own crop by ``classify`` (``read_board`` passes the mean of the model
-    and its second opinions). A blank has only its edges and its shade to tell it from the square under it, and
-    models trained apart weigh those differently. The crop is not moved: a blank put down off its square's middle is
-    ``look_again``'s, which has already run. Returns a new array."""
-    return _between_two_again(crops, probs, list(classes), (EMPTY, BLANK), classify, below)
-
-
-def hand_or_bare_again(crops: np.ndarray, probs: np.ndarray, classes, classify,
-                       below: float = HAND_OR_BARE_BELOW) -> np.ndarray:
-    """``probs`` with each square read doubtfully between a bare square and an occluded one (``#``; those two the
-    best, the best under ``below``) read again from its own crop by ``classify`` (the mean of all the models). A
-    white board's bare square washed out by glare is a pale blob that one model may take for a sleeve; the models
-    trained apart seldom all do. Returns a new array."""
-    return _between_two_again(crops, probs, list(classes), (EMPTY, OCCLUDED), classify, below)
-
-
-def _between_two_again(crops: np.ndarray, probs: np.ndarray, classes: list, pair: tuple[str, str], classify,
-                       below: float) -> np.ndarray:
-    """``probs`` with the squares whose two best classes are ``pair`` and whose best is under ``below`` read again
-    from their own crops by ``classify``."""
-    pair_idx = np.sort([classes.index(c) for c in pair])
-    top2 = np.sort(np.argsort(-probs, axis=1)[:, :2], axis=1)
-    doubtful = np.flatnonzero((probs.max(axis=1) < below) & (top2 == pair_idx).all(axis=1))
+def read_by_all_models(crops: np.ndarray, probs: np.ndarray, classes, classify,
+                       below: float = BY_ALL_BELOW) -> np.ndarray:
+    """``probs`` with each square still read doubtfully (its best under ``below``) read again from its own crop by
+    ``classify`` (``read_board`` passes the mean of the model and its second opinions): bare or a blank (a blank
+    has only its edges and its shade to tell it from the square under it), bare or a letter, a letter or a hand, a
+    blank or a letter. Models trained apart weigh those differently and seldom all err the same way. Two kinds of
+    doubt are left alone: between two letters (``read_doubtful_squares_again``'s, from moved crops, which has
+    already run) and between a bare square and a hand (``#``), where the first model is the one to trust: the
+    second opinions, trained on a GPU with near-white sleeves among their hands, take washed-out white squares for
+    a hand (on 4,000 held-out renders, leaving those to the first model put 2 more boards right and made none
+    wrong). The crop is not moved: a tile put down off its square's middle is ``look_again``'s. Returns a new
+    array, or ``probs`` itself when no square is in doubt."""
+    classes = list(classes)
+    top2 = np.argsort(-probs, axis=1)[:, :2]
+    two_letters = letter_mask(classes)[top2].all(axis=1)
+    bare_or_hand = np.isin(top2, [classes.index(EMPTY), classes.index(OCCLUDED)]).all(axis=1)
+    doubtful = np.flatnonzero((probs.max(axis=1) < below) & ~two_letters & ~bare_or_hand)
     if not len(doubtful):
         return probs
     out = probs.copy()
@@ -193,6 +192,5 @@ def _between_two_again(crops: np.ndarray, probs: np.ndarray, classes: list, pair
     return out
 
 
-__all__ = ["BoardReading", "read_board", "look_again", "read_doubtful_squares_again", "blank_or_bare_again",
-           "hand_or_bare_again",
+__all__ = ["BoardReading", "read_board", "look_again", "read_doubtful_squares_again", "read_by_all_models",
            "rotate_corners", "letters_of", "EMPTY", "BLANK", "OCCLUDED"]
