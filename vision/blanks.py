@@ -125,9 +125,9 @@ def blanks_unlike_the_tiles(crops: np.ndarray, probs: np.ndarray, classes,
     white board is wood, not white); where tiles and board are alike in colour (ivory tiles on a cream board)
     nothing is decided here. Sure or not, the model's blank gives way to the colour — unless ``confirm`` (crops →
     probabilities; ``read_board`` passes the mean of all the models) reads the square a blank at ``SURE`` or more: a
-    wooden blank on a cream board or an ivory one on a white board is near the bare squares' colour too (4 to 11 of
-    a/b from the ground on 4,000 held-out renders), and all the models together read those at 0.96 or more, the bare
-    squares the colour put right at 0.56 or less."""
+    wooden blank on a cream board or an ivory one on a white board can be nearer the bare squares' colour than the
+    letters' face (on 4,000 held-out renders six real blanks 0.5–5 of a/b from the ground and 10–17 from the face),
+    and all the models together read those at 0.96 or more, the bare squares the colour put right at 0.56 or less."""
     classes = list(classes)
     blank, empty = classes.index(BLANK), classes.index(EMPTY)
     blanks = np.flatnonzero(probs.argmax(axis=1) == blank)
