@@ -28,6 +28,10 @@ BLANK_COLOUR_MARGIN = 6.0
 #: wooden blank on a white board in glare, most for a cream one on a red square).
 TILE_COLOUR_MARGIN, BARE_IN_DOUBT = 15.0, 0.1
 TILE_FACE_NEAR = 8.0        # … and which is this near the tiles' face (a/b): blanks 2-5, a glare-paled DW square 13
+#: A blank all the models together read at least this surely keeps its blank against the colour: on 4,000 held-out
+#: renders the real blanks the colour would have made bare were read 0.96 or more, the bare squares it put right
+#: 0.56 or less; a white blank among cream letters on a white board in the move bench (seed 19109), 0.89.
+BLANK_ALL_MODELS_SURE = 0.75
 
 
 def _middles(crops: np.ndarray, squares, inset: int) -> np.ndarray:
@@ -124,17 +128,17 @@ def blanks_unlike_the_tiles(crops: np.ndarray, probs: np.ndarray, classes,
     blank probability goes to empty. A blank is one of the set's tiles, made like its letters (a wooden blank on a
     white board is wood, not white); where tiles and board are alike in colour (ivory tiles on a cream board)
     nothing is decided here. Sure or not, the model's blank gives way to the colour — unless ``confirm`` (crops →
-    probabilities; ``read_board`` passes the mean of all the models) reads the square a blank at ``SURE`` or more: a
-    wooden blank on a cream board or an ivory one on a white board can be nearer the bare squares' colour than the
-    letters' face (on 4,000 held-out renders six real blanks 0.5–5 of a/b from the ground and 10–17 from the face),
-    and all the models together read those at 0.96 or more, the bare squares the colour put right at 0.56 or less."""
+    probabilities; ``read_board`` passes the mean of all the models) reads the square a blank at
+    ``BLANK_ALL_MODELS_SURE`` or more: a wooden blank on a cream board or an ivory one on a white board can be nearer
+    the bare squares' colour than the letters' face (on 4,000 held-out renders six real blanks 0.5–5 of a/b from the
+    ground and 10–17 from the face), and the models together read those surely, the bare squares not."""
     classes = list(classes)
     blank, empty = classes.index(BLANK), classes.index(EMPTY)
     blanks = np.flatnonzero(probs.argmax(axis=1) == blank)
     to_face, to_ground = colour_distances(crops, probs, classes, blanks)
     bare = blanks[to_face - to_ground >= margin]
     if len(bare) and confirm is not None:
-        bare = bare[np.asarray(confirm(crops[bare]))[:, blank] < SURE]
+        bare = bare[np.asarray(confirm(crops[bare]))[:, blank] < BLANK_ALL_MODELS_SURE]
     return _given_to(probs, bare, empty, blank)
 
 
