@@ -129,9 +129,9 @@ def look_again(warped: np.ndarray, probs: np.ndarray, classes, classify, confirm
     s = LOOK_AGAIN_SHIFT
     shifts = ((-s, 0), (s, 0), (0, -s), (0, s))
     crops = np.stack([cut_cell(warped, *divmod(i, SIZE), dy, dx) for i in doubtful for dy, dx in shifts])
-    again = np.asarray(classify(crops)).reshape(len(doubtful), len(shifts), -1)
+    read = np.asarray(classify(crops))                 # one row per moved crop, four crops a square
     found = []                                         # (square, its surest moved crop, the tile read there)
-    for n, (i, looks) in enumerate(zip(doubtful, again)):
+    for n, (i, looks) in enumerate(zip(doubtful, read.reshape(len(doubtful), len(shifts), -1))):
         tile = np.where(not_tile, 0.0, looks)          # each look's tile classes only
         view, label = np.unravel_index(int(tile.argmax()), tile.shape)
         if tile[view, label] >= LOOK_AGAIN_SURE:
@@ -141,7 +141,7 @@ def look_again(warped: np.ndarray, probs: np.ndarray, classes, classify, confirm
         found = [f for f, p in zip(found, sure) if p[f[2]] >= LOOK_AGAIN_SURE]
     out = probs.copy()
     for i, view, _ in found:
-        out[i] = again.reshape(len(crops), -1)[view]
+        out[i] = read[view]
     return out
 
 
