@@ -70,9 +70,9 @@ def build_config(args: argparse.Namespace):
 def run(args: argparse.Namespace) -> int:
     from tilecam.firmware.config import ConfigError
     from tilecam.firmware.daemon import Daemon, StartupError
-    from tilecam.firmware.service import CommandRefused
+    from tilecam.core.service import CommandRefused
     from tilecam.firmware.sources import BadSourceSpec, SourceError
-    from tilecam.firmware.store import StoreError
+    from tilecam.core.store import StoreError
 
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING,
                         format="%(asctime)s %(name)s %(levelname)s: %(message)s")

@@ -2,7 +2,7 @@
 
 :class:`Daemon` wires the parts from one :class:`~tilecam.firmware.config.Config`:
 
-* the store in ``data_dir`` and a :class:`~tilecam.firmware.service.GameService` over it; the unfinished game is
+* the store in ``data_dir`` and a :class:`~tilecam.core.service.GameService` over it; the unfinished game is
   resumed exactly where it was (or a new one is started from ``[game]``);
 * the frame source (``--source``) and the capture loop; detected plays become ``service.play(…)`` with a JPEG of the
   settled frame; a refused one is logged and the tracker re-synced to the game's board — never forced;
@@ -31,9 +31,9 @@ from typing import Any
 from tilecam.firmware.calibration import CalibrationView, TeeSource, tap_reader
 from tilecam.firmware.config import Config
 from tilecam.firmware.loop import CaptureLoop, LoopStatus
-from tilecam.firmware.service import CommandRefused, GameService, rules_for
+from tilecam.core.service import CommandRefused, GameService, rules_for
 from tilecam.firmware.sources import Frame, FrameSource, open_source_spec
-from tilecam.firmware.store import GameSettings, GameStore
+from tilecam.core.store import GameSettings, GameStore
 
 log = logging.getLogger(__name__)
 CAMERA = "camera"

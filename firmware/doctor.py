@@ -335,7 +335,7 @@ def data_dir_of(settings: DoctorSettings) -> Path:
     """The configured data folder, or the one the store uses when none is configured."""
     if settings.data_dir:
         return Path(settings.data_dir).expanduser()
-    from tilecam.firmware import store
+    from tilecam.core import store
 
     return Path(store.default_path()).parent
 
@@ -361,7 +361,7 @@ def check_store(settings: DoctorSettings) -> Check:
             pass
     except OSError as exc:
         return Check("store", False, f"cannot write in {data_dir}: {exc.strerror or exc}", user_fix)
-    from tilecam.firmware import store
+    from tilecam.core import store
 
     db = data_dir / store.DB_FILENAME
     if not db.exists():

@@ -27,8 +27,8 @@ if not (os.path.exists(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (Python) is not installed")
 
 from tilecam.engine.lexicon import Lexicon  # noqa: E402
-from tilecam.firmware.service import GameService  # noqa: E402
-from tilecam.firmware.store import GameStore  # noqa: E402
+from tilecam.core.service import GameService  # noqa: E402
+from tilecam.core.store import GameStore  # noqa: E402
 from tilecam.web.app import create_app  # noqa: E402
 from tilecam.web.server import ServerThread  # noqa: E402
 

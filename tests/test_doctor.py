@@ -68,7 +68,7 @@ def test_store_under_a_file_fails_with_a_fix(tmp_path: Path) -> None:
 
 
 def test_store_reads_an_existing_database_read_only(tmp_path: Path) -> None:
-    store = pytest.importorskip("tilecam.firmware.store")
+    store = pytest.importorskip("tilecam.core.store")
     with store.GameStore(tmp_path) as games:
         games.create_game(["Ann", "Ben"])
     db = tmp_path / store.DB_FILENAME
@@ -80,7 +80,7 @@ def test_store_reads_an_existing_database_read_only(tmp_path: Path) -> None:
 
 
 def test_store_from_a_newer_tilecam_fails(tmp_path: Path) -> None:
-    store = pytest.importorskip("tilecam.firmware.store")
+    store = pytest.importorskip("tilecam.core.store")
     conn = sqlite3.connect(tmp_path / store.DB_FILENAME)
     conn.execute(f"PRAGMA user_version = {store.SCHEMA_VERSION + 5}")
     conn.close()
@@ -89,7 +89,7 @@ def test_store_from_a_newer_tilecam_fails(tmp_path: Path) -> None:
 
 
 def test_store_that_is_not_a_database_fails(tmp_path: Path) -> None:
-    store = pytest.importorskip("tilecam.firmware.store")
+    store = pytest.importorskip("tilecam.core.store")
     (tmp_path / store.DB_FILENAME).write_bytes(b"this is not SQLite" * 100)
     check = doctor.check_store(DoctorSettings(data_dir=str(tmp_path)))
     assert not check.ok and "damaged" in check.fix

@@ -14,7 +14,7 @@ from tilecam.firmware.calibration import (CalibrationView, TeeSource, read_calib
 from tilecam.firmware.config import Config
 from tilecam.firmware.daemon import Daemon
 from tilecam.firmware.sources import frame_from_image
-from tilecam.firmware.store import GameStore
+from tilecam.core.store import GameStore
 
 
 def quiet_config(tmp_path) -> Config:

@@ -29,7 +29,7 @@ from tilecam.firmware.config import Config, ConfigError, load_config, parse_conf
 from tilecam.firmware.daemon import Daemon
 from tilecam.firmware.loop import DetectedMove, LoopConfig
 from tilecam.firmware.sources import SourceError, ZipFramesSource
-from tilecam.firmware.store import GameStore
+from tilecam.core.store import GameStore
 
 ROOT = Path(__file__).resolve().parents[1]
 CELL = 12
@@ -402,7 +402,7 @@ class _ClockTracker(StandInTracker):
 
 
 def _wired_daemon(tmp_path):
-    from tilecam.firmware.service import GameService
+    from tilecam.core.service import GameService
 
     lines: list[str] = []
     daemon = Daemon(quiet_config(tmp_path), say=lines.append)
@@ -485,7 +485,7 @@ def test_real_photos_through_vision_tracker_service_and_store_match_the_game_rec
     pipeline with the shipped model, the project's tracker, the service and the store; the scores the store ends
     with are the ones the players recorded."""
     from tilecam.engine.gcg import read_gcg
-    from tilecam.firmware.service import GameService
+    from tilecam.core.service import GameService
     from tilecam.firmware.sources import FolderSource
 
     pytest.importorskip("tilecam.vision.read")

@@ -8,7 +8,7 @@ from tilecam.engine.move import Placement
 from tilecam.firmware.config import Config
 from tilecam.firmware.daemon import Daemon
 from tilecam.firmware.sources import frame_from_image
-from tilecam.firmware.store import GameStore
+from tilecam.core.store import GameStore
 from tilecam.vision.tracker import DetectedEvent
 
 

@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from tilecam.firmware.service import CommandRefused, GameService, NoGame
-from tilecam.firmware.store import GameSettings, GameStore
+from tilecam.core.service import CommandRefused, GameService, NoGame
+from tilecam.core.store import GameSettings, GameStore
 
 
 class FakeClock:

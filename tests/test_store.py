@@ -7,8 +7,8 @@ import threading
 
 import pytest
 
-from tilecam.firmware import store as store_mod
-from tilecam.firmware.store import (
+from tilecam.core import store as store_mod
+from tilecam.core.store import (
     FINISHED,
     GameSettings,
     GameStore,

@@ -11,8 +11,8 @@ import pytest
 
 from tilecam.engine.gcg import read_gcg
 from tilecam.engine.lexicon import Lexicon
-from tilecam.firmware.service import GameService
-from tilecam.firmware.store import GameStore
+from tilecam.core.service import GameService
+from tilecam.core.store import GameStore
 from tilecam.web.app import create_app
 
 PIN = "482913"

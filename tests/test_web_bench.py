@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from tilecam.firmware.service import GameService
-from tilecam.firmware.store import GameStore
+from tilecam.core.service import GameService
+from tilecam.core.store import GameStore
 from tilecam.web.bench import _percentile, format_table, replay_gcg
 
 

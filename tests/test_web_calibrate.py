@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from tilecam.firmware.calibration import write_calibration
-from tilecam.firmware.service import GameService
-from tilecam.firmware.store import GameStore
+from tilecam.core.service import GameService
+from tilecam.core.store import GameStore
 from tilecam.web.app import create_app
 
 

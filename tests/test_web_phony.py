@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from tilecam.firmware.service import GameService
-from tilecam.firmware.store import GameStore
+from tilecam.core.service import GameService
+from tilecam.core.store import GameStore
 from tilecam.web.app import create_app
 
 

@@ -10,8 +10,8 @@ import time
 
 import pytest
 
-from tilecam.firmware.service import GameService
-from tilecam.firmware.store import GameStore
+from tilecam.core.service import GameService
+from tilecam.core.store import GameStore
 from tilecam.web.app import create_app
 from tilecam.web.live import LiveState
 from tilecam.web.sse import StreamCounter, event_stream, format_message

@@ -1,6 +1,6 @@
 """The Flask application factory.
 
-``create_app(config=None, service=None)`` builds the app around a ``GameService`` (firmware/service.py): the
+``create_app(config=None, service=None)`` builds the app around a ``GameService`` (core/service.py): the
 daemon passes the one it drives; ``tilecam serve`` and tests let the factory open one on ``DATA_DIR``. Pages answer
 errors in HTML, everything under ``/api/`` and ``/auth/`` in JSON — a bad request is a 4xx with a message, never a
 500 with a traceback.
@@ -41,7 +41,7 @@ DEFAULTS: dict[str, Any] = {
 
 def default_data_dir() -> Path:
     """The store's folder when none is configured: where the store keeps its database by default."""
-    from tilecam.firmware.store import default_path
+    from tilecam.core.store import default_path
 
     return default_path().parent
 
@@ -50,8 +50,8 @@ def open_service(data_dir: Path) -> Any:
     """A GameService over the store in ``data_dir`` (created if missing), resuming its unfinished game; for
     serving without a camera. The bundled lexicon judges challenges."""
     from tilecam.engine.lexicon import Lexicon
-    from tilecam.firmware.service import GameService
-    from tilecam.firmware.store import GameStore
+    from tilecam.core.service import GameService
+    from tilecam.core.store import GameStore
 
     Path(data_dir).mkdir(parents=True, exist_ok=True)  # a missing folder, not a database file by that name
     service = GameService(GameStore(Path(data_dir)), lexicon=Lexicon.load())

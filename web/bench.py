@@ -67,8 +67,8 @@ def replay_gcg(service, text: str, actor: str = "bench", interval_s: float = 0.0
 def _child(data_dir: str, gcg_path: str, interval_s: float, threads: int) -> int:
     """The server process: prints ``port N``, waits for ``go``, replays, prints ``commit SEQ T`` lines and
     ``done LAST``, then waits for ``stop``."""
-    from tilecam.firmware.service import GameService
-    from tilecam.firmware.store import GameStore
+    from tilecam.core.service import GameService
+    from tilecam.core.store import GameStore
     from tilecam.web.app import create_app
     from tilecam.web.server import ServerThread
 

@@ -1,7 +1,7 @@
 """The web's one door to the game data: reads go to the store, changes and the current state to the game service.
 
-Views call these functions and never the service or store directly, so the contract with firmware/service.py and
-firmware/store.py lives in this one module. Unknown games become 404, refused commands 409, bad values 400.
+Views call these functions and never the service or store directly, so the contract with core/service.py and
+core/store.py lives in this one module. Unknown games become 404, refused commands 409, bad values 400.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def list_games() -> list[dict[str, Any]]:
 
 
 def game_record(game_id: int) -> Any:
-    from tilecam.firmware.store import UnknownGame
+    from tilecam.core.store import UnknownGame
 
     try:
         return store().game(game_id)
@@ -92,7 +92,7 @@ def render_board(rows: list[str], position: str | None = None, word: str | None 
 def engine_game(game_id: int) -> Any:
     """The engine ``Game`` of a stored game, rebuilt from its events by a private service on the same store (so
     the live service's current game is not switched)."""
-    from tilecam.firmware.service import GameService
+    from tilecam.core.service import GameService
 
     game_record(game_id)
     reviewer = GameService(store(), lexicon=getattr(service(), "lexicon", None))
@@ -252,7 +252,7 @@ ALIASES = {"end_game": "end", "new_game": "new", "pass_turn": "pass"}
 
 def perform(action: str, body: Mapping[str, Any], actor: str) -> dict[str, Any]:
     """Run one players' command; the service's refusal becomes 409 with its reason."""
-    from tilecam.firmware.service import CommandRefused
+    from tilecam.core.service import CommandRefused
 
     handler = ACTIONS.get(ALIASES.get(action, action))
     if handler is None:

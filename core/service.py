@@ -13,7 +13,7 @@ actions (scores of later plays follow); ``pause`` stops and restarts the clocks.
 times: the player to move uses time from the event that gave them the turn.
 
 >>> import tempfile
->>> from tilecam.firmware.store import GameStore
+>>> from tilecam.core.store import GameStore
 >>> svc = GameService(GameStore(tempfile.mkdtemp()))
 >>> gid = svc.new_game(["Ann", "Ben"])
 >>> svc.play("8D QUANT", actor="doctest").payload["score"]
@@ -39,7 +39,7 @@ from tilecam.engine.game import Game
 from tilecam.engine.move import Placement
 from tilecam.engine.rules import Rules
 from tilecam.engine.scoring import score
-from tilecam.firmware.store import (
+from tilecam.core.store import (
     ABANDONED,
     ACTIVE,
     FINISHED,

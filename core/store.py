@@ -13,7 +13,7 @@ Threads: each thread gets its own connection (a web server answers from many thr
 serialised by a lock, and ``BEGIN IMMEDIATE`` plus a busy timeout serialise them across processes.
 
 The store knows nothing about Scrabble rules: it stores what the game service gives it. Replaying a game's events into
-an engine ``Game`` is the service's job (:mod:`tilecam.firmware.service`).
+an engine ``Game`` is the service's job (:mod:`tilecam.core.service`).
 """
 
 from __future__ import annotations
