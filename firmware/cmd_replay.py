@@ -69,7 +69,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def parse_events(text: str) -> list[Any]:
     """An events file's lines as ``External`` values (blank lines and ``#`` comments skipped)."""
-    from tilecam.vision.tracker import External
+    from tilecam.vision.moves.replay import External
 
     out = []
     for n, line in enumerate(text.splitlines(), 1):
@@ -155,10 +155,11 @@ def load_lexicon(spec: str | None, tiles: str) -> Any:
 def _replay(args: argparse.Namespace) -> int:
     from tilecam.engine.gcg import write_gcg
     from tilecam.engine.rules import Rules
-    from tilecam.vision import tracker as tracker_module
-    from tilecam.vision.tracker import GameRecorder, MoveTracker, TrackerConfig, replay_frames
+    from tilecam.vision.moves import reader as reader_module
+    from tilecam.vision.moves.replay import GameRecorder, replay_frames
+    from tilecam.vision.moves.tracker import MoveTracker, TrackerConfig
 
-    default_reader = tracker_module.default_reader      # looked up at call time (tests put a stand-in there)
+    default_reader = reader_module.default_reader      # looked up at call time (tests put a stand-in there)
     source = Path(args.source)
     try:
         externals = parse_events(Path(args.events).read_text(encoding="utf-8")) if args.events else []

@@ -9,7 +9,9 @@ from tilecam.engine.board import Board, Tile
 from tilecam.engine.lexicon import Lexicon
 from tilecam.engine.move import Placement
 from tilecam.engine.tiles import TileSet
-from tilecam.vision.infer import NotAMove, Reading, diff_board, interpret, resolve_move
+from tilecam.vision.moves.interpret import diff_board, interpret
+from tilecam.vision.moves.reading import Reading
+from tilecam.vision.moves.resolve import NotAMove, resolve_move
 
 EN = TileSet.load("english")
 LEX = Lexicon.from_words(["CAT", "CATS", "EAT", "FAT", "AT", "TA", "SH", "AS", "SASS", "ASS", "OX", "AX", "ZAX", "ZA"])
@@ -167,7 +169,7 @@ def test_two_plays_seen_at_once_are_split_in_turn_order():
 
 
 def test_tolerated_missing_tile_is_a_misreading_but_a_shifted_one_is_not():
-    from tilecam.vision.infer import ResolvePolicy
+    from tilecam.vision.moves.resolve import ResolvePolicy
 
     board = Board.from_rows(rows_with(("8H", "CAT")))
     lenient = ResolvePolicy(tolerate_missing=2)
@@ -199,7 +201,7 @@ class _FakeBoardReading:
 
 
 def test_vision_reading_adapter_lone_unsure_squares_and_hands():
-    from tilecam.vision.infer import as_reading
+    from tilecam.vision.moves.reading import as_reading
 
     cat = {(7, 7): {"C": 0.99}, (7, 8): {"#": 0.6, "A": 0.35, ".": 0.05}, (7, 9): {"T": 0.97, "?": 0.03}}
     fake = _FakeBoardReading(cat)
@@ -251,7 +253,7 @@ def test_a_gap_the_model_doubted_is_filled_but_a_clear_gap_is_not():
 
 
 def test_more_new_tiles_than_a_rack_holds_are_not_one_play():
-    from tilecam.vision.infer import ResolvePolicy
+    from tilecam.vision.moves.resolve import ResolvePolicy
 
     board, _ = _committed(("8H", "CAT"))
     rows = rows_with(("8H", "CAT"), ("H9", "AAAAAAA"))

@@ -15,9 +15,10 @@ from tilecam.engine.gcg import load_gcg, read_gcg
 from tilecam.engine.rules import Rules
 from tilecam.firmware import cli
 from tilecam.firmware.cmd_replay import EventsFileError, list_frames, parse_events
-from tilecam.vision import tracker as tracker_module
-from tilecam.vision.infer import Reading
-from tilecam.vision.tracker import GameRecorder, MoveTracker, TrackerConfig, replay_frames
+from tilecam.vision.moves import reader as reader_module
+from tilecam.vision.moves.reading import Reading
+from tilecam.vision.moves.replay import GameRecorder, replay_frames
+from tilecam.vision.moves.tracker import MoveTracker, TrackerConfig
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -110,7 +111,7 @@ def test_replay_command_end_to_end_with_a_stand_in_reader(tmp_path, monkeypatch,
     def fake_reader(_tileset, model=None):
         return lambda image: Reading.from_rows(boards[int(image[0, 0, 1]) // 10 - 1])
 
-    monkeypatch.setattr(tracker_module, "default_reader", fake_reader)
+    monkeypatch.setattr(reader_module, "default_reader", fake_reader)
     events = tmp_path / "events.jsonl"
     events.write_text(json.dumps({"frame": 5, "event": "exchange", "player": 0, "count": 2}) + "\n")
     out = tmp_path / "game.gcg"

@@ -8,8 +8,9 @@ import pytest
 
 from tilecam.engine.lexicon import Lexicon
 from tilecam.engine.move import Placement
-from tilecam.vision.infer import Reading
-from tilecam.vision.tracker import DetectedEvent, MoveTracker, TrackerConfig, TrackerError, make_tracker
+from tilecam.vision.moves.reading import Reading
+from tilecam.vision.moves.events import DetectedEvent, TrackerError
+from tilecam.vision.moves.tracker import MoveTracker, TrackerConfig, make_tracker
 
 EMPTY = ["." * 15] * 15
 
@@ -241,7 +242,7 @@ def test_a_tile_swapped_in_place_under_a_hand_is_looked_at_again():
 
 def test_a_play_read_short_is_amended_and_the_recorder_replays_it_for_the_same_player():
     from tilecam.engine.rules import Rules
-    from tilecam.vision.tracker import GameRecorder
+    from tilecam.vision.moves.replay import GameRecorder
 
     tr = MoveTracker("english", lexicon=Lexicon.load(), config=TrackerConfig(settle_readings=1))
     recorder = GameRecorder(["Ann", "Bob"], Rules(max_scoreless_turns=None))
@@ -277,7 +278,7 @@ def test_after_a_hand_the_still_board_is_read_again_even_if_it_looks_the_same():
 def test_a_tile_misread_when_committed_is_corrected_once_later_boards_show_it_clearly():
     from tilecam.engine.game import Game
     from tilecam.engine.rules import Rules
-    from tilecam.vision.tracker import GameRecorder
+    from tilecam.vision.moves.replay import GameRecorder
 
     tr = MoveTracker("english", config=TrackerConfig(settle_readings=1))
     recorder = GameRecorder(["Ann", "Bob"], Rules(max_scoreless_turns=None))
@@ -303,7 +304,7 @@ def test_a_tile_misread_when_committed_is_corrected_once_later_boards_show_it_cl
 
 def test_a_letter_committed_as_a_blank_is_corrected_when_later_boards_show_its_letter():
     from tilecam.engine.rules import Rules
-    from tilecam.vision.tracker import GameRecorder
+    from tilecam.vision.moves.replay import GameRecorder
 
     tr = MoveTracker("english", config=TrackerConfig(settle_readings=1))
     recorder = GameRecorder(["Ann", "Bob"], Rules(max_scoreless_turns=None))

@@ -50,7 +50,7 @@ def _one_thread() -> None:
 
 def _vision_reader(tileset: str, model: Any = None) -> Any:
     """The vision pipeline with one onnxruntime thread (``model``: None = the shipped one), or None (and why)."""
-    from tilecam.vision.tracker import default_reader
+    from tilecam.vision.moves.reader import default_reader
 
     try:
         return default_reader(tileset, threads=1, model=model), ""
@@ -129,8 +129,9 @@ def _answer_blanks(recorder: Any, tracker: Any, event: Any, truth_rows: Sequence
 def run_real(game: str, reader_name: str, reader: Any) -> tuple[Counter, Any]:
     from tilecam.engine.gcg import load_gcg
     from tilecam.engine.rules import Rules
-    from tilecam.vision.infer import Reading
-    from tilecam.vision.tracker import GameRecorder, MoveTracker, TrackerConfig, replay_frames
+    from tilecam.vision.moves.reading import Reading
+    from tilecam.vision.moves.replay import GameRecorder, replay_frames
+    from tilecam.vision.moves.tracker import MoveTracker, TrackerConfig
 
     import cv2
 
@@ -189,7 +190,8 @@ def run_synthetic(path: Path, seed: int, reader_name: str, reader: Any, lexicon:
     from tilecam.engine.gcg import load_gcg
     from tilecam.engine.rules import Rules
     from tilecam.models.video import iter_render, script_game, simulate_readings
-    from tilecam.vision.tracker import External, GameRecorder, MoveTracker, TrackerConfig, replay_frames
+    from tilecam.vision.moves.replay import External, GameRecorder, replay_frames
+    from tilecam.vision.moves.tracker import MoveTracker, TrackerConfig
 
     record = load_gcg(path)
     video = script_game(record, seed, tileset="english")
@@ -336,7 +338,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _merge_stats(trackers: Sequence[Any]) -> Any:
-    from tilecam.vision.tracker import TrackerStats
+    from tilecam.vision.moves.tracker import TrackerStats
 
     out = TrackerStats()
     for tr in trackers:

@@ -1,0 +1,115 @@
+"""A settled board reading against the committed board → what happened.
+
+    committed board + settled Reading ──diff_board──▶ BoardDiff (added / removed / changed squares)
+                                      ──interpret──▶ Interpretation: nothing | play | withdraw | withdraw+play |
+                                                     disturbed (tiles gone that were not the last play, a shift)
+
+Only squares that changed are ever resolved: a tile already committed is trusted over a new misreading of it.
+The new squares become a play through :mod:`tilecam.vision.moves.alternatives` when they are not one at first sight.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from tilecam.engine.board import Board, Tile
+from tilecam.engine.coords import square_name
+from tilecam.engine.move import Placement
+from tilecam.engine.tiles import TileSet
+from tilecam.vision.moves.alternatives import Interpretation, as_play
+from tilecam.vision.moves.reading import BLANK, EMPTY, OCCLUDED, Reading, ReadingError
+from tilecam.vision.moves.resolve import ResolvePolicy
+
+
+@dataclass(frozen=True, slots=True)
+class BoardDiff:
+    """Squares where a settled reading differs from the committed board: ``added`` (a tile read on an empty
+    square), ``removed`` (an empty square read where a tile was), ``changed`` (a tile read clearly as another
+    letter where one was — a misreading, or a new tile on a square just vacated)."""
+
+    added: tuple[tuple[int, int], ...]
+    removed: tuple[tuple[int, int], ...]
+    changed: tuple[tuple[int, int], ...]
+
+    @property
+    def empty(self) -> bool:
+        return not (self.added or self.removed)
+
+
+#: How sure an empty reading must be to say a committed blank tile was taken away.
+BLANK_GONE = 0.98
+
+
+def diff_board(board: Board, reading: Reading, clear: float = 0.9) -> BoardDiff:
+    """Compare a settled reading with the committed board, square by square."""
+    if reading.size != board.size:
+        raise ReadingError(f"a {reading.size}x{reading.size} reading for a {board.size}x{board.size} board")
+    added, removed, changed = [], [], []
+    for r in range(board.size):
+        row = reading.grid[r]
+        for c in range(board.size):
+            ch = row[c]
+            tile = board[r, c]
+            if ch == OCCLUDED:
+                continue
+            if tile is None:
+                if ch != EMPTY:
+                    added.append((r, c))
+            elif ch == EMPTY:
+                # A doubtful "empty" over a committed tile: trust the tile. A blank must read empty beyond doubt:
+                # on a white board a bare tile and a bare square look alike, and it was often found by its gap.
+                if reading.confidence[r, c] >= (BLANK_GONE if tile.is_blank else clear):
+                    removed.append((r, c))
+            elif reading.confidence[r, c] >= clear and not _same_tile(tile, ch):
+                changed.append((r, c))
+    return BoardDiff(tuple(added), tuple(removed), tuple(changed))
+
+
+def _same_tile(tile: Tile, label: str) -> bool:
+    if tile.is_blank:
+        return label == BLANK           # a blank reads as an unprinted tile whatever it stands for
+    return tile.letter == label
+
+
+def interpret(board: Board, reading: Reading, tileset: TileSet, lexicon: Any = None,
+              last_play: Placement | None = None, policy: ResolvePolicy | None = None) -> Interpretation:
+    """What the settled ``reading`` means against the committed ``board`` (whose last play was ``last_play``)."""
+    policy = policy or ResolvePolicy()
+    diff = diff_board(board, reading, policy.clear)
+    if diff.empty:
+        return Interpretation("none")
+    if not diff.removed:
+        return as_play(board, reading, diff.added, tileset, lexicon, policy, last_play)
+
+    last_squares = {(r, c) for r, c, _ in last_play.new_tiles()} if last_play is not None else set()
+    removed = set(diff.removed)
+    missing = removed - last_squares
+    if missing and len(missing) <= policy.tolerate_missing and not any(
+            abs(r - ar) <= 1 and abs(c - ac) <= 1 for r, c in missing for ar, ac in diff.added):
+        # A committed tile read empty far from anything new: a misreading (glare), not a move; trust the tile.
+        removed -= missing
+        if not removed:
+            return as_play(board, reading, diff.added, tileset, lexicon, policy) if diff.added \
+                else Interpretation("none")
+    if last_squares and removed <= last_squares:
+        before = board.copy()
+        for r, c in last_squares:
+            before[r, c] = None
+        kept = last_squares - removed
+        # Tiles of the last play still down are either part of it (a withdrawal half done, or a tile lifted:
+        # wait) or new tiles of the next play on squares just vacated (a changed letter, or other new tiles
+        # beside them, says so).
+        relaid = any(rc in diff.changed for rc in kept)
+        if kept and not (relaid or diff.added):
+            return Interpretation("disturbed", reason="some tiles of the last play were lifted; waiting")
+        new = sorted(set(diff.added) | kept)
+        if not new:
+            return Interpretation("withdraw", withdrawn=last_play)
+        result = as_play(before, reading, new, tileset, lexicon, policy)
+        if result.kind != "play":
+            return result
+        return Interpretation("withdraw+play", candidate=result.candidate, withdrawn=last_play,
+                              earlier=result.earlier, ignored=result.ignored)
+    names = ", ".join(square_name(r, c) for r, c in sorted(removed - last_squares)[:6])
+    return Interpretation("disturbed", reason=f"tiles missing from {names} (moved or lifted): no move")

@@ -1,0 +1,460 @@
+"""The move tracker: a stream of frames (or readings) in, detected game events out.
+
+    feed(frame or reading, t) ──reader──▶ Reading ──occluded?──▶ (reset; nothing)
+                                             └──▶ agrees with the previous ones? ──settled──▶ interpret() against
+                                                  the committed board ──commit policy──▶ [DetectedEvent]
+
+* Only a settled board counts: ``settle_readings`` consecutive readings that agree (the same squares occupied)
+  with nothing over the board; their letter probabilities are averaged (``infer.merge_readings``). A hand, an
+  arm, a sleeve or a shadow (any occluded square, or a frame the reader cannot read at all) starts the count again.
+* The settled board is compared with the committed one (``infer.interpret``): new tiles → a play; the last play's
+  tiles gone → a withdrawal (a phony taken back), possibly with the next play already down; new tiles that only
+  make sense as part of the last play (a tile of it read as an empty square back then) → the last play amended;
+  tiles missing or moved that are not the last play (a shifted tile, a lifted one, a bumped board) → no move until
+  it is put right. A committed tile of an earlier play that settled boards since show clearly as another letter,
+  twice in a row, was misread when committed → a ``correct`` event (the light has changed, the hand has gone).
+  A board turned on the table is recognised by turning the reading until it matches the committed tiles.
+* Commit policy ``settle`` (default): a settled change is committed at once. ``clock``: settled boards are only
+  looked at when a clock is pressed (:meth:`MoveTracker.clock`, tournament style); a press that finds the board
+  unchanged is a scoreless turn (a pass or an exchange: a camera cannot tell them apart).
+* Passes and exchanges that buttons or the web page report come in through :meth:`MoveTracker.external` and are
+  passed on as events in order.
+
+The image → reading step is injected (``reader``), so the tracker is a pure state machine over readings; the
+default reader is the vision pipeline (``tilecam.vision.read.read_board`` with the tile model), loaded lazily.
+
+Interface for the capture loop / daemon (``firmware/loop.py``, ``firmware/daemon.py``):
+``make_tracker(board_rows, tileset) -> MoveTracker``; ``tracker.feed(image_bgr_or_reading, t) ->
+list[DetectedEvent]``; ``tracker.sync(board_rows)`` after the game's board changed other than by the camera;
+``tracker.clock(t, player=None)`` when a clock button ends a turn (then ``loop.request_read()``);
+``tracker.wants_every_frame``. A :class:`DetectedEvent` has ``kind`` ``"play"`` (``placement``: an engine
+Placement, ``?`` for a blank not named yet; ``phony``: words the lexicon rejects; ``pending_blanks``),
+``"withdraw"`` (the last play taken back; ``placement`` = that play), ``"amend"`` (the last play recorded again
+as ``placement``, by the same player: it was read short), ``"correct"`` (the tile on ``square`` is ``letter``:
+the play that put it there and the scores after it change), ``"pass"`` or ``"exchange"``.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from tilecam.engine.board import Board, Tile
+from tilecam.engine.coords import square_name
+from tilecam.engine.move import Placement
+from tilecam.engine.tiles import TileSet
+from tilecam.vision.moves.events import DetectedEvent, TrackerError
+from tilecam.vision.moves.interpret import Interpretation, interpret
+from tilecam.vision.moves import reader as readers
+from tilecam.vision.moves.reader import Reader
+from tilecam.vision.moves.reading import (BLANK, EMPTY, OCCLUDED, Reading, ReadingError, as_reading, merge_readings,
+                                          readings_agree)
+from tilecam.vision.moves.resolve import Candidate, ResolvePolicy
+
+log = logging.getLogger(__name__)
+
+COMMIT_POLICIES = ("settle", "clock")
+
+
+@dataclass(frozen=True, slots=True)
+class TrackerConfig:
+    """``settle_readings``: agreeing unoccluded readings needed (1 when the capture loop has already waited for
+    stillness); ``commit``: ``settle`` or ``clock``; ``resolve``: how sure is sure; ``rotations``: look for a board
+    turned on the table."""
+
+    settle_readings: int = 3
+    commit: str = "settle"
+    resolve: ResolvePolicy = field(default_factory=ResolvePolicy)
+    rotations: bool = True
+    wants_every_frame: bool = False
+    unsure_squares: int = 6            # this many squares read below ``unsure_below`` count as something over the
+    unsure_below: float = 0.5          # board (a hand the reader did not flag): no settle; 0 = never
+    occlusion_blocks: bool = True      # an occluded square stops the settle (False: it only counts as unchanged)
+    motion_gate: bool = False          # images only: skip the read while the picture moves, reuse it while still
+    motion_pixel: int = 18             # gray levels a pixel must change by to count as moving
+    motion_fraction: float = 0.002     # fraction of moving pixels that makes a frame "moving"
+    correct_above: float = 0.95        # a committed tile (not of the last play) read as another letter this surely …
+    correct_after: int = 2             # … on this many settled boards in a row was misread when committed; 0 = never
+
+    @classmethod
+    def for_stills(cls, rack_size: int = 7, **changes: Any) -> "TrackerConfig":
+        """One photo per turn, each already a settled board (a clock-button rig): every photo is looked at as it is;
+        an occluded square in one (a glare) is taken as unchanged, and so are up to two committed tiles read empty
+        away from the new ones (waiting for a later photo to show them again would stall the game)."""
+        base = {"settle_readings": 1, "commit": "clock", "unsure_squares": 0, "occlusion_blocks": False,
+                "resolve": ResolvePolicy(tolerate_missing=2, rack_size=rack_size)}
+        return cls(**{**base, **changes})
+
+    def __post_init__(self) -> None:
+        if self.commit not in COMMIT_POLICIES:
+            raise TrackerError(f"unknown commit policy {self.commit!r}; one of {', '.join(COMMIT_POLICIES)}")
+        if self.settle_readings < 1:
+            raise TrackerError("settle_readings must be at least 1")
+
+
+@dataclass
+class TrackerStats:
+    """Counters and timings (seconds) for the benchmark and the device panel."""
+
+    frames: int = 0
+    moving: int = 0                    # frames skipped by the motion gate
+    reused: int = 0                    # frames whose picture had not changed: the last reading reused
+    occluded: int = 0
+    unreadable: int = 0
+    settles: int = 0
+    commits: int = 0
+    disturbed: int = 0
+    read_s: list[float] = field(default_factory=list)        # image -> reading, per frame
+    track_s: list[float] = field(default_factory=list)       # reading -> events, per frame
+    commit_s: list[float] = field(default_factory=list)      # settled reading -> committed events
+    latency_s: list[float] = field(default_factory=list)     # settling frame in -> its events out (read included)
+    frame_s: list[float] = field(default_factory=list)       # every frame in -> out (gate, read, track)
+
+
+class MoveTracker:
+    """Board-state tracker over a frame/reading stream (see the module doc)."""
+
+    def __init__(self, tileset: TileSet | str = "english", lexicon: Any = None, reader: Reader | None = None,
+                 board_rows: Sequence[str] | None = None, config: TrackerConfig | None = None,
+                 unreadable: tuple[type[BaseException], ...] = (ValueError,)) -> None:
+        self.tileset = TileSet.load(tileset) if isinstance(tileset, str) else tileset
+        self.lexicon = lexicon
+        self.config = config or TrackerConfig()
+        self._reader = reader
+        self._unreadable = unreadable
+        self.board = Board()
+        self.last_play: Placement | None = None
+        self.rotation = 0
+        self.status = "watching"
+        self.stats = TrackerStats()
+        self._window: list[tuple[np.ndarray, Reading, float]] = []
+        self._settled: Reading | None = None
+        self._settled_key: tuple[str, ...] | None = None
+        self._settled_t = 0.0
+        self._settled_handled = True       # the current settled board has been looked at
+        self._clock: list[tuple[float, int | None]] = []
+        self._last_reading: Reading | None = None
+        self._gate_prev: np.ndarray | None = None
+        self._gate_read: np.ndarray | None = None
+        self._misread: dict[tuple[int, int], tuple[str, int]] = {}   # square -> (letter read since, settles seen)
+        self._bare: set[tuple[int, int]] = set()    # squares judged empty though read as a blank tile (see below)
+        self._doubted: set[tuple[int, int]] = set()  # committed tiles whose letter the model gave under DOUBTED
+        if board_rows is not None:
+            self.sync(board_rows)
+
+    @property
+    def wants_every_frame(self) -> bool:
+        return self.config.wants_every_frame
+
+    # ------------------------------------------------------------------------------------------ outside world
+
+    def sync(self, board_rows: Sequence[str]) -> None:
+        """The game's board, as the game service has it (after an undo, a correction, a resume, a refusal)."""
+        board = Board.from_rows(list(board_rows))
+        if board.size != self.board.size:
+            raise TrackerError(f"a {board.size}x{board.size} board")
+        if board == self.board:
+            return
+        self.board = board
+        self.last_play = None   # whatever the last play now is, the camera did not see it made
+        self._misread = {}      # letters read against the old board count for nothing now
+        self._bare = set()
+        self._doubted = set()
+        # The board the camera last saw settled is not looked at again: after an undo or a refused play the tiles
+        # are usually still down, and re-reading them would undo the players' decision. The next change counts.
+
+    def clock(self, t: float, player: int | None = None) -> list[DetectedEvent]:
+        """A clock press ends a turn: under the ``clock`` policy the next settled board is committed (a board with
+        nothing new is a scoreless turn). Under ``settle`` the press is only a hint to look now."""
+        self._clock.append((t, player))
+        self._settled_handled = False
+        return []          # the next settled reading (the read the press asks for) decides
+
+    def external(self, kind: str, t: float, player: int | None = None, count: int = 0) -> list[DetectedEvent]:
+        """A pass or an exchange reported by a button or the web page (a camera cannot see them)."""
+        if kind not in ("pass", "exchange"):
+            raise TrackerError(f"unknown external event {kind!r}; pass or exchange")
+        return [DetectedEvent(kind, t=t, player=player, count=count)]
+
+    # ------------------------------------------------------------------------------------------ frames
+
+    def feed(self, frame: Any, t: float) -> list[DetectedEvent]:
+        """One frame (a BGR image, given to the reader) or one reading; returns the events it completes."""
+        t0 = time.perf_counter()
+        self.stats.frames += 1
+        is_image = isinstance(frame, np.ndarray)
+        gate = self._gate(frame) if is_image and self.config.motion_gate else "read"
+        if gate == "moving":
+            self.stats.moving += 1
+            self._interrupted()
+            self.status = "moving"
+            self.stats.track_s.append(time.perf_counter() - t0)
+            self.stats.frame_s.append(time.perf_counter() - t0)
+            return []
+        if gate == "same" and self._last_reading is not None and self._last_reading.any_occluded:
+            # A hand leaving the board's edge changes the small picture too little to count as motion: a reading
+            # with something over the board is not kept for the still frames after it, they are read afresh.
+            gate = "read"
+        if gate == "same":
+            self.stats.reused += 1
+            reading = self._last_reading
+        else:
+            reading = self._read(frame)
+            self._last_reading = reading
+            if is_image:
+                self.stats.read_s.append(time.perf_counter() - t0)
+        t1 = time.perf_counter()
+        events = self._track(reading, t)
+        t2 = time.perf_counter()
+        self.stats.track_s.append(t2 - t1)
+        self.stats.frame_s.append(t2 - t0)
+        if events:
+            self.stats.latency_s.append(t2 - t0)
+        return events
+
+    def _gate(self, image: np.ndarray) -> str:
+        """``moving`` (the picture changed since the last frame: a hand, a bump), ``same`` (unchanged since the
+        last read, with no motion in between: its reading stands) or ``read``. A small gray copy is compared, as
+        the capture loop does."""
+        import cv2
+
+        gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        h, w = gray.shape[:2]
+        small = cv2.resize(gray, (96, max(1, round(h * 96 / w))), interpolation=cv2.INTER_AREA)
+        cfg = self.config
+
+        def changed(a: np.ndarray | None) -> bool:
+            if a is None or a.shape != small.shape:
+                return True
+            diff = cv2.absdiff(a, small)
+            return np.count_nonzero(diff > cfg.motion_pixel) > cfg.motion_fraction * diff.size
+
+        previous, self._gate_prev = self._gate_prev, small
+        if previous is not None and changed(previous):
+            # After any motion the next still picture is read: a tile close in colour to the board changes a
+            # small picture too little to tell from the last read one, but a hand put it there.
+            self._gate_read = None
+            return "moving"
+        if self._gate_read is not None and not changed(self._gate_read):
+            return "same"
+        self._gate_read = small
+        return "read"
+
+    def _read(self, frame: Any) -> Reading | None:
+        try:
+            if isinstance(frame, np.ndarray):
+                raw = self.reader(frame)
+            else:
+                raw = frame
+            return None if raw is None else as_reading(raw)
+        except ReadingError:
+            raise
+        except self._unreadable as exc:          # no board found: a head over it, the board off the picture
+            log.debug("unreadable frame: %s", exc)
+            self.stats.unreadable += 1
+            return None
+
+    @property
+    def reader(self) -> Reader:
+        if self._reader is None:
+            self._reader = readers.default_reader(self.tileset.name)
+        return self._reader
+
+    def _track(self, reading: Reading | None, t: float) -> list[DetectedEvent]:
+        covered = reading is not None and self.config.occlusion_blocks and (
+            reading.any_occluded or self._looks_covered(reading))
+        if reading is None or covered:
+            if reading is not None:
+                self.stats.occluded += 1
+            self._interrupted()
+            self.status = "occluded"
+            return []
+        reading = self._align(reading)
+        policy = self.config.resolve
+        occ = reading.occupancy(policy.clear, policy.min_alternative)
+        # readings agree where both are sure; a square read doubtfully in one frame (a stray, a glint) does not
+        # break the run, and the merged letters outvote it
+        keep = len(self._window)
+        while keep and readings_agree(occ, self._window[keep - 1][0]):
+            keep -= 1
+        del self._window[:keep]            # only the latest run of readings that agree with this one
+        self._window.append((occ, reading, t))
+        if len(self._window) < self.config.settle_readings:
+            self.status = "settling"
+            return []
+        del self._window[:-self.config.settle_readings]
+        reading = merge_readings([rd for _, rd, _ in self._window])
+        key = reading.occupancy_key()
+        if self._settled is None or self._settled_key != key:
+            self.stats.settles += 1
+            self._settled_handled = False
+        self._settled, self._settled_key, self._settled_t = reading, key, t
+        if self._settled_handled and not self._clock:
+            return []
+        return self._on_settled(reading, t)
+
+    def _interrupted(self) -> None:
+        """Something moved or covered the board: the run of agreeing readings starts again, and the next settled
+        board is looked at even if it looks the same (a tile may have been swapped in place)."""
+        self._window.clear()
+        self._settled_key = None
+
+    def _looks_covered(self, reading: Reading) -> bool:
+        """Many squares read with little confidence at once: something is over the board that the reader did not
+        flag (a sleeve, a shadow)."""
+        n = self.config.unsure_squares
+        return n > 0 and int((reading.confidence < self.config.unsure_below).sum()) >= n
+
+    def _on_settled(self, reading: Reading, t: float) -> list[DetectedEvent]:
+        t0 = time.perf_counter()
+        clock = self._clock.pop(0) if self._clock else None
+        if self.config.commit == "clock" and clock is None:
+            self.status = "settled (waiting for a clock)"
+            return []
+        events: list[DetectedEvent] = self._corrections(reading, t)    # first: the play is judged on them
+        reading = self._without_bare(reading)
+        result = interpret(self.board, reading, self.tileset, self.lexicon, self.last_play, self.config.resolve)
+        if result.kind in ("play", "withdraw+play", "none"):
+            self._bare |= {(r, c) for r, c in result.ignored if reading.grid[r][c] == BLANK}
+        self._settled_handled = True
+        player = clock[1] if clock else None
+        if result.kind == "none":
+            if clock is not None and self.config.commit == "clock":
+                events.append(DetectedEvent("pass", t=t, player=player,
+                                            note="board unchanged at the clock press (a pass or an exchange)"))
+            self.status = "watching"
+        elif result.kind in ("disturbed", "unclear"):
+            self.stats.disturbed += 1
+            self.status = f"{result.kind}: {result.reason}"
+            log.info("no move: %s", self.status)
+            if clock is not None:
+                self._clock.insert(0, clock)   # the press still waits for a board that makes sense
+        else:
+            if result.amended is not None:
+                events.append(self._amend(result, t))
+            elif result.withdrawn is not None:
+                events.append(self._withdraw(result, t))
+            for earlier in result.earlier:
+                events.append(self._play(earlier, t, None))
+            if result.candidate is not None:
+                events.append(self._play(result.candidate, t, player))
+            for e in events:
+                if e.kind in ("play", "amend") and e.placement is not None:
+                    for r, c, tile in e.placement.new_tiles():
+                        p = reading.probability(r, c, BLANK if tile.is_blank else tile.letter)
+                        (self._doubted.add if p < DOUBTED else self._doubted.discard)((r, c))
+            self._doubted &= {(r, c) for r, c, _ in self.board.tiles()}    # a withdrawn tile's square is free
+            self.status = "committed " + "; ".join(str(e) for e in events)
+        if events:
+            self.stats.commits += len(events)
+            self.stats.commit_s.append(time.perf_counter() - t0)
+        return events
+
+    def _without_bare(self, reading: Reading) -> Reading:
+        """The reading with the squares once judged bare (a "blank" beside a play that made no word with it, or one
+        the set has no blank left for) read empty while they still read as a blank: the same white square reads
+        the same on every board, and would otherwise come back as a new tile. A square that reads anything else
+        is forgotten (a tile put there is read afresh)."""
+        self._bare = {(r, c) for r, c in self._bare if reading.grid[r][c] == BLANK and self.board[r, c] is None}
+        return reading.with_empty(self._bare)
+
+    def _corrections(self, reading: Reading, t: float) -> list[DetectedEvent]:
+        """Committed tiles that settled boards since have shown clearly as another letter, ``correct_after`` times
+        in a row: the letter was misread when its play was committed (the light or the hand's shadow then), and a
+        later read of the same still tile is the better one. The last play's tiles are left to ``interpret`` (a
+        changed letter there may be a new tile on a square just vacated)."""
+        cfg = self.config
+        if cfg.correct_after <= 0:
+            return []
+        last = {(r, c) for r, c, _ in self.last_play.new_tiles()} if self.last_play is not None else set()
+        seen: dict[tuple[int, int], tuple[str, int]] = {}
+        events: list[DetectedEvent] = []
+        for r, c, tile in self.board.tiles():
+            label = reading.grid[r][c]
+            # a blank read clearly as a letter was a letter misread bare (a blank has nothing printed to read)
+            same = label == tile.letter and not tile.is_blank
+            # A letter the model hardly believed when it was committed (V at 0.2) is put right by the first board
+            # that reads it clearly, also in the last play: before the next play is judged with the wrong count.
+            doubted = (r, c) in self._doubted
+            if (((r, c) in last and not doubted) or label in (EMPTY, OCCLUDED, BLANK) or same
+                    or reading.confidence[r, c] < cfg.correct_above):
+                continue
+            before, count = self._misread.get((r, c), ("", 0))
+            count = count + 1 if before == label else 1
+            if count < (1 if doubted else cfg.correct_after):
+                seen[(r, c)] = (label, count)
+                continue
+            self.board[r, c] = Tile(label)
+            self._doubted.discard((r, c))
+            was = "a blank" if tile.is_blank else tile.letter
+            events.append(DetectedEvent("correct", t=t, square=(r, c), letter=label,
+                                        note=f"{square_name(r, c)} was committed as {was} and has read {label} since"))
+        self._misread = seen
+        return events
+
+    def _withdraw(self, result: Interpretation, t: float) -> DetectedEvent:
+        withdrawn = result.withdrawn
+        assert withdrawn is not None
+        for r, c, _tile in withdrawn.new_tiles():
+            self.board[r, c] = None
+        self.last_play = None
+        return DetectedEvent("withdraw", placement=withdrawn, t=t, note="the last play's tiles were taken back")
+
+    def _amend(self, result: Interpretation, t: float) -> DetectedEvent:
+        amended, short = result.amended, result.withdrawn
+        assert amended is not None and short is not None
+        for r, c, _tile in short.new_tiles():
+            self.board[r, c] = None
+        return replace(self._play(amended, t, None), kind="amend",
+                       note=f"the last play was {short}: a tile of it was read as an empty square then")
+
+    def _play(self, cand: Candidate, t: float, player: int | None) -> DetectedEvent:
+        for r, c, tile in cand.placement.new_tiles():
+            self.board[r, c] = tile
+        self.last_play = cand.placement
+        return DetectedEvent("play", placement=cand.placement, t=t, player=player, confidence=cand.probability,
+                             words=cand.words, phony=cand.phony, pending_blanks=cand.pending_blanks,
+                             corrected=cand.corrected)
+
+    def _align(self, reading: Reading) -> Reading:
+        """Turn the reading the way that best matches the committed tiles (a board turned on the table)."""
+        tiles = [(r, c) for r, c, _ in self.board.tiles()]
+        if not self.config.rotations or len(tiles) < 3:
+            return reading.rotated(self.rotation)
+
+        def misses(k: int) -> int:
+            rot = reading.rotated(k)
+            return sum(not rot.occupied(r, c) for r, c in tiles)
+
+        current = misses(self.rotation)
+        if current * 2 <= len(tiles):
+            return reading.rotated(self.rotation)
+        best = min(range(4), key=misses)
+        if misses(best) * 4 < current:
+            log.info("the board was turned: %d quarter turns", (best - self.rotation) % 4)
+            self.rotation = best
+        return reading.rotated(self.rotation)
+
+    def set_named_blank(self, row: int, col: int, letter: str) -> None:
+        """The players named a blank (the web's answer): the committed board follows."""
+        self.board[row, col] = Tile(letter.upper(), True)
+
+
+DOUBTED = 0.5             # a tile committed with its letter's probability under this is corrected on one clear read
+
+
+def make_tracker(board_rows: Sequence[str], tileset: str, *, lexicon: Any = None,
+                 commit: str = "settle", rack_size: int = 7) -> MoveTracker:
+    """The daemon's tracker: fed by the capture loop, which has already waited for the board to be still, so one
+    unoccluded reading is a settled board. ``rack_size``: the rules' (9 in the nine-tile variant)."""
+    if lexicon is None and tileset == "english":
+        from tilecam.engine.lexicon import Lexicon
+
+        lexicon = Lexicon.load()          # the bundled word list: it resolves doubtful letters and names blanks
+    config = TrackerConfig(settle_readings=1, commit=commit, resolve=ResolvePolicy(rack_size=rack_size))
+    return MoveTracker(tileset, lexicon=lexicon, board_rows=board_rows, config=config)
