@@ -40,7 +40,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--stills", action="store_true", help="every image is a settled board, one per turn")
     p.add_argument("--events", help="JSON lines of passes, exchanges and clock presses the camera cannot see")
     p.add_argument("--lexicon", default=None,
-                   help="word list for doubtful letters, blanks and phonies: a path, or 'none' "
+                   help="word list for doubtful letters, blanks and phonies: enable1, a path, or 'none' "
                         "(default: the bundled ENABLE for English tiles, none for German)")
     p.add_argument("--players", default="", help="comma-separated names (default Player1, Player2)")
     p.add_argument("--commit", choices=("settle", "clock"), default=None,
@@ -140,13 +140,11 @@ def iter_frames(source: Path, fps: float) -> Iterator[tuple[float, Any]]:
 
 
 def load_lexicon(spec: str | None, tiles: str) -> Any:
-    from tilecam.engine.lexicon import Lexicon
+    """The game's word list as the game core decides it (core/lexicons.py): ``--lexicon`` is a game's lexicon
+    setting (a shipped list's name, ``none`` or a path); a German game is never judged with ENABLE."""
+    from tilecam.core.lexicons import lexicon_for
 
-    if spec is None:
-        return Lexicon.load() if tiles == "english" else None
-    if spec.lower() == "none":
-        return None
-    return Lexicon.load(spec)
+    return lexicon_for(tiles, spec)
 
 
 # ------------------------------------------------------------------------------------------------ commands
