@@ -76,12 +76,13 @@ _CHAR_TILES[UNKNOWN] = Tile(UNKNOWN, True)
 class Board:
     """A mutable grid; ``board[row, col]`` is a :class:`Tile` or ``None``. Rows and columns are 0-based."""
 
-    __slots__ = ("layout", "size", "_cells")
+    __slots__ = ("layout", "size", "_cells", "_counts")
 
     def __init__(self, layout: Layout | None = None):
         self.layout = layout if layout is not None else Layout.load()
         self.size = self.layout.size
         self._cells: list[Tile | None] = [None] * (self.size * self.size)
+        self._counts: Counter = Counter()  # rack letter -> tiles on the board, kept as squares change (no zeros)
 
     def _index(self, key: tuple[int, int]) -> int:
         row, col = key
@@ -93,7 +94,23 @@ class Board:
         return self._cells[self._index(key)]
 
     def __setitem__(self, key: tuple[int, int], tile: Tile | None) -> None:
-        self._cells[self._index(key)] = tile
+        i = self._index(key)
+        old = self._cells[i]
+        if old is not None:
+            counts, letter = self._counts, old.rack_letter
+            if counts[letter] > 1:
+                counts[letter] -= 1
+            else:
+                del counts[letter]
+        if tile is not None:
+            self._counts[tile.rack_letter] += 1
+        self._cells[i] = tile
+
+    @property
+    def cells(self) -> list[Tile | None]:
+        """The squares row by row (``cells[row * size + col]``), for hot loops that only read; do not change it
+        (``board[row, col] = tile`` keeps the tile counts)."""
+        return self._cells
 
     def in_bounds(self, row: int, col: int) -> bool:
         return 0 <= row < self.size and 0 <= col < self.size
@@ -103,7 +120,7 @@ class Board:
         return 0 <= row < self.size and 0 <= col < self.size and self._cells[row * self.size + col] is not None
 
     def is_empty(self) -> bool:
-        return all(cell is None for cell in self._cells)
+        return not self._counts
 
     def tiles(self) -> Iterator[tuple[int, int, Tile]]:
         """Every occupied square as ``(row, col, tile)``, row by row."""
@@ -113,11 +130,12 @@ class Board:
 
     def tile_counts(self) -> Counter:
         """Tiles on the board as rack letters (blanks as ``"?"``)."""
-        return Counter(cell.rack_letter for cell in self._cells if cell is not None)
+        return self._counts.copy()
 
     def copy(self) -> "Board":
         other = Board.__new__(Board)
-        other.layout, other.size, other._cells = self.layout, self.size, list(self._cells)
+        other.layout, other.size, other._cells, other._counts = self.layout, self.size, list(self._cells), \
+            self._counts.copy()
         return other
 
     def rows(self) -> list[str]:
@@ -137,7 +155,7 @@ class Board:
             for c, ch in enumerate(row):
                 if ch != EMPTY:
                     try:
-                        board._cells[r * board.size + c] = Tile.from_char(ch)
+                        board[r, c] = Tile.from_char(ch)
                     except BoardTextError:
                         raise BoardTextError(f"row {r + 1}, column {c + 1}: not a tile character: {ch!r}") from None
         return board

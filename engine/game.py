@@ -243,7 +243,8 @@ class Game:
         n = placement.tile_count
         if n > s.rack_counts[p]:
             raise IllegalMove(f"{placement}: {self.players[p]} has only {s.rack_counts[p]} tiles")
-        short = Counter(placement.rack_letters()) - self.unseen()
+        on_board, tiles = s.board.tile_counts(), self.rules.tiles  # only the letters played: no whole-bag Counter
+        short = [ch for ch, k in Counter(placement.rack_letters()).items() if k > tiles.count(ch) - on_board[ch]]
         if short:
             raise IllegalMove(f"{placement}: no {', '.join(sorted(short))} left unseen (the set holds no more)")
         if self.rules.challenge == "void" and self.lexicon is not None:

@@ -50,64 +50,68 @@ class FormedWord:
 
 def check(board: Board, placement: Placement) -> list[FormedWord]:
     """Every word the placement forms on ``board`` (main word first), or ``IllegalPlacement`` saying why not."""
-    size = board.size
-    dr, dc = (0, 1) if placement.across else (1, 0)
-    n = len(placement.tiles)
-    r_end, c_end = placement.row + dr * (n - 1), placement.col + dc * (n - 1)
-    if not (board.in_bounds(placement.row, placement.col) and board.in_bounds(r_end, c_end)):
+    size, cells = board.size, board.cells  # squares read from the flat list: this runs once per move scored
+    row, col, across, tiles_ = placement.row, placement.col, placement.across, placement.tiles
+    dr, dc = (0, 1) if across else (1, 0)
+    step = 1 if across else size  # from one square of the line to the next in the flat list
+    n = len(tiles_)
+    r_end, c_end = row + dr * (n - 1), col + dc * (n - 1)
+    if not (0 <= row and 0 <= col and r_end < size and c_end < size):
         raise IllegalPlacement(f"{placement}: runs off the {size}x{size} board")
-    if board.occupied(placement.row - dr, placement.col - dc) or board.occupied(r_end + dr, c_end + dc):
+    if board.occupied(row - dr, col - dc) or board.occupied(r_end + dr, c_end + dc):
         raise IllegalPlacement(f"{placement}: does not span the whole word (a tile touches one end)")
     main_tiles: list[Tile] = []
     main_new: list[bool] = []
     new_squares: list[tuple[int, int, Tile]] = []
-    for r, c, tile in placement.squares():
-        on_board = board[r, c]
+    start = row * size + col
+    for i, tile in enumerate(tiles_):
+        on_board = cells[start + i * step]
         if tile is None:
             if on_board is None:
+                r, c = placement.square(i)
                 raise IllegalPlacement(f"{placement}: played-through square ({r}, {c}) is empty")
             main_tiles.append(on_board)
             main_new.append(False)
         else:
             if on_board is not None:
+                r, c = placement.square(i)
                 raise IllegalPlacement(f"{placement}: square ({r}, {c}) is already occupied by {on_board}")
             main_tiles.append(tile)
             main_new.append(True)
-            new_squares.append((r, c, tile))
+            new_squares.append((row + dr * i, col + dc * i, tile))
     if not new_squares:
         raise IllegalPlacement(f"{placement}: places no tile")
     words: list[FormedWord] = []
     if n >= 2:
-        words.append(FormedWord(placement.row, placement.col, placement.across, tuple(main_tiles), tuple(main_new)))
-    # cross words, perpendicular through each new tile
-    xr, xc = dc, dr
+        words.append(FormedWord(row, col, across, tuple(main_tiles), tuple(main_new)))
+    # cross words, perpendicular through each new tile: along a column when the play runs across, and so on
+    cross_step = size if across else 1
     for r, c, tile in new_squares:
-        r0, c0 = r, c
-        while board.occupied(r0 - xr, c0 - xc):
-            r0, c0 = r0 - xr, c0 - xc
-        r1, c1 = r, c
-        while board.occupied(r1 + xr, c1 + xc):
-            r1, c1 = r1 + xr, c1 + xc
-        if (r0, c0) == (r1, c1):
+        here = r * size + c
+        lo = c if not across else r  # squares before this one along the cross line
+        hi = size - 1 - lo           # squares after it
+        before = 0
+        while before < lo and cells[here - (before + 1) * cross_step] is not None:
+            before += 1
+        after = 0
+        while after < hi and cells[here + (after + 1) * cross_step] is not None:
+            after += 1
+        if not before and not after:
             continue
-        tiles, new = [], []
-        rr, cc = r0, c0
-        while (rr, cc) <= (r1, c1):
-            if (rr, cc) == (r, c):
-                tiles.append(tile)
-                new.append(True)
-            else:
-                tiles.append(board[rr, cc])
-                new.append(False)
-            rr, cc = rr + xr, cc + xc
-        words.append(FormedWord(r0, c0, not placement.across, tuple(tiles), tuple(new)))
+        first = here - before * cross_step
+        tiles = [cells[first + k * cross_step] for k in range(before + after + 1)]
+        tiles[before] = tile
+        new = [False] * len(tiles)
+        new[before] = True
+        r0, c0 = (r - before, c) if across else (r, c - before)
+        words.append(FormedWord(r0, c0, not across, tuple(tiles), tuple(new)))
     if board.is_empty():
         center = board.layout.center
         if len(new_squares) < 2:
             raise IllegalPlacement(f"{placement}: the first move must place at least two tiles")
         if not any((r, c) == center for r, c, _ in new_squares):
             raise IllegalPlacement(f"{placement}: the first move must cover the centre square")
-    elif len(placement.tiles) == len(new_squares) and len(words) == (1 if n >= 2 else 0):
+    elif n == len(new_squares) and len(words) == (1 if n >= 2 else 0):
         raise IllegalPlacement(f"{placement}: does not touch any tile already on the board")
     if not words:
         raise IllegalPlacement(f"{placement}: forms no word of two or more letters")

@@ -17,7 +17,8 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from .board import Board
+from .board import Board, Tile
+from .layout import Layout
 from .legality import FormedWord, check
 from .move import Placement
 from .rules import Rules
@@ -34,9 +35,19 @@ class WordScore:
     word: str
     squares: tuple[tuple[int, int], ...]
     score: int
-    breakdown: str
     letter_scores: tuple[int, ...] = ()  # each square's value after its letter premium
     word_multiplier: int = 1
+    tiles: tuple[Tile, ...] = ()
+    letter_multipliers: tuple[int, ...] = ()  # 1 where no letter premium counts (an old tile, a plain square)
+
+    @property
+    def breakdown(self) -> str:
+        """``Q10×2 + U1 + A1 + N1 + T1 = 24; ×2 = 48``: written when asked for, not each time a word is scored."""
+        parts = [f"{tile}{value // lm}×{lm}" if lm > 1 else f"{tile}{value}"
+                 for tile, value, lm in zip(self.tiles, self.letter_scores, self.letter_multipliers)]
+        total = sum(self.letter_scores)
+        text = " + ".join(parts) + f" = {total}"
+        return text + f"; ×{self.word_multiplier} = {self.score}" if self.word_multiplier > 1 else text
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,26 +66,31 @@ class ScoredPlay:
         return " + ".join(parts) + f" = {self.score}"
 
 
+@functools.lru_cache(maxsize=None)
+def _multipliers(layout: Layout) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The layout's letter and word multipliers, one entry per square row by row (looked up once per layout)."""
+    squares = [(r, c) for r in range(layout.size) for c in range(layout.size)]
+    return (tuple(layout.letter_multiplier(r, c) for r, c in squares),
+            tuple(layout.word_multiplier(r, c) for r, c in squares))
+
+
 def score_word(board: Board, word: FormedWord, values: dict[str, int]) -> WordScore:
     """Score one formed word with the premiums under its new tiles."""
-    layout = board.layout
-    letter_scores, parts, word_mult = [], [], 1
-    for (r, c), tile, new in zip(word.squares, word.tiles, word.new):
-        value = 0 if tile.is_blank else values[tile.letter]
-        mark = ""
+    letter_mults, word_mults = _multipliers(board.layout)
+    size = board.size
+    index, step = word.row * size + word.col, (1 if word.across else size)  # squares in the flat tables
+    letter_scores, multipliers, word_mult = [], [], 1
+    for tile, new in zip(word.tiles, word.new):
+        face = 0 if tile.is_blank else values[tile.letter]
+        lm = 1
         if new:
-            lm = layout.letter_multiplier(r, c)
-            if lm > 1:
-                mark = f"×{lm}"
-                value *= lm
-            word_mult *= layout.word_multiplier(r, c)
-        letter_scores.append(value)
-        parts.append(f"{tile}{0 if tile.is_blank else values[tile.letter]}{mark}")
-    total = sum(letter_scores)
-    breakdown = " + ".join(parts) + f" = {total}"
-    if word_mult > 1:
-        breakdown += f"; ×{word_mult} = {total * word_mult}"
-    return WordScore(word.text, word.squares, total * word_mult, breakdown, tuple(letter_scores), word_mult)
+            lm = letter_mults[index]
+            word_mult *= word_mults[index]
+        letter_scores.append(face * lm)
+        multipliers.append(lm)
+        index += step
+    return WordScore(word.text, word.squares, sum(letter_scores) * word_mult, tuple(letter_scores), word_mult,
+                     word.tiles, tuple(multipliers))
 
 
 def score(board: Board, placement: Placement, rules: Rules | None = None) -> ScoredPlay:
