@@ -111,6 +111,7 @@ class _Fold:
     settings: GameSettings
     rules: Rules
     game: Game
+    lexicon: Any = None  # the word list that judges this game (None: the players decide challenges)
     actions: list[dict[str, Any]] = field(default_factory=list)  # one per engine undo step, in order
     corrected: set[int] = field(default_factory=set)            # indices into actions of plays a correction changed
     last_seq: int = 0
@@ -122,8 +123,10 @@ class _Fold:
 class GameService:
     """Commands in, engine + store + notifications out. Thread-safe; one per process.
 
-    ``lexicon`` (anything with ``word in lexicon``) judges challenges and marks phonies; without one, a challenge
-    must say whether the play is valid. ``now`` is the clock (tests pass a fake one).
+    ``lexicon`` judges challenges and marks phonies: one word list for every game (anything with
+    ``word in lexicon``), or a function of a game's settings that returns one or None
+    (:func:`tilecam.core.lexicons.lexicon_for_settings`, what ``run`` and ``serve`` pass). A game without one must be
+    told whether a challenged play is valid. ``now`` is the clock (tests pass a fake one).
     """
 
     def __init__(self, store: GameStore, lexicon: Any = None, *, now: Any = time.time,
@@ -150,6 +153,7 @@ class GameService:
             except (StoreError, TypeError) as exc:
                 raise CommandRefused(str(exc), "new_game") from exc
         rules = rules_for(settings)
+        self._lexicon_of(settings)  # a lexicon setting that names no word list is refused before anything is stored
         try:
             Game(list(players), rules)
         except EngineError as exc:
@@ -259,11 +263,11 @@ class GameService:
                 raise CommandRefused("there is no play to challenge (it must be the last move)", "challenge")
             last = history[-1]
             if valid is None:
-                if self.lexicon is None:
-                    raise CommandRefused("no lexicon loaded: say whether the play is valid", "challenge")
+                if f.lexicon is None:
+                    raise CommandRefused("this game has no lexicon: say whether the play is valid", "challenge")
                 if "?" in last.word:
                     raise CommandRefused("say which letter the blank is before challenging", "challenge")
-                valid = all(w.upper() in self.lexicon for w in last.words)
+                valid = all(w.upper() in f.lexicon for w in last.words)
             payload = {"valid": bool(valid), "challenger": f.game.turn if challenger is None else challenger,
                        "words": list(last.words)}
             return self._act(f, "challenge", payload, actor)
@@ -426,9 +430,19 @@ class GameService:
         f.status = record.status
         return f
 
+    def _lexicon_of(self, settings: GameSettings) -> Any:
+        """The word list for a game with these settings; a setting that names none is refused."""
+        if not callable(self.lexicon):
+            return self.lexicon
+        try:
+            return self.lexicon(settings)
+        except ValueError as exc:
+            raise CommandRefused(str(exc), "new_game") from exc
+
     def _new_fold(self, game_id: int, players: list[str], settings: GameSettings) -> _Fold:
         rules = rules_for(settings)
-        return _Fold(game_id, players, settings, rules, Game(players, rules, self.lexicon),
+        lexicon = self._lexicon_of(settings)
+        return _Fold(game_id, players, settings, rules, Game(players, rules, lexicon), lexicon,
                      clock_used=[0.0] * len(players), turn_started=self._now())
 
     def _act(self, f: _Fold, kind: str, payload: dict[str, Any], actor: str,
@@ -638,7 +652,7 @@ class GameService:
                 said_phony = action_index >= 0 and bool(f.actions[action_index].get("phony"))
                 if "?" in word:
                     flags.append("blank-pending")
-                elif said_phony or (self.lexicon is not None and any(w.upper() not in self.lexicon for w in ev.words)):
+                elif said_phony or (f.lexicon is not None and any(w.upper() not in f.lexicon for w in ev.words)):
                     flags.append("phony")
                 if action_index in f.corrected:
                     flags.append("corrected")

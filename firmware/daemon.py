@@ -31,6 +31,7 @@ from typing import Any
 from tilecam.firmware.calibration import CalibrationView, TeeSource, tap_reader
 from tilecam.firmware.config import Config
 from tilecam.firmware.loop import CaptureLoop, LoopStatus
+from tilecam.core.lexicons import lexicon_for_settings
 from tilecam.core.service import CommandRefused, GameService, rules_for
 from tilecam.firmware.sources import Frame, FrameSource, open_source_spec
 from tilecam.core.store import GameSettings, GameStore
@@ -91,8 +92,8 @@ class StillsTracker:
         return self.tracker.feed(image, t)
 
 
-def make_tracker(factory: str, board_rows: list[str], tileset: str, stills: bool = False, rack_size: int = 7
-                 ) -> Any:
+def make_tracker(factory: str, board_rows: list[str], tileset: str, stills: bool = False, rack_size: int = 7,
+                 lexicon: Any = None) -> Any:
     """The consumer named by ``module:callable`` (called with the board rows and tile set name), or the project's
     tracker when ``factory`` is empty (for stills: :class:`StillsTracker`); :class:`NullTracker` when the vision
     pipeline cannot load (no tile model, a broken install)."""
@@ -103,14 +104,9 @@ def make_tracker(factory: str, board_rows: list[str], tileset: str, stills: bool
     from tilecam.vision import tracker as tracker_module
 
     if stills:
-        lexicon = None
-        if tileset == "english":
-            from tilecam.engine.lexicon import Lexicon
-
-            lexicon = Lexicon.load()
         tracker: Any = StillsTracker(board_rows, tileset, lexicon, rack_size)
     else:
-        tracker = tracker_module.make_tracker(board_rows, tileset, rack_size=rack_size)
+        tracker = tracker_module.make_tracker(board_rows, tileset, lexicon=lexicon, rack_size=rack_size)
     try:
         tracker.reader  # load the vision pipeline and the tile model now: fail at start, not at the first move
     except (ImportError, OSError, ValueError) as exc:
@@ -171,7 +167,7 @@ class Daemon:
         store = GameStore(Path(cfg.data_dir) if cfg.data_dir else None)
         web = buttons = None
         try:
-            self.service = service = GameService(store, lexicon=self._lexicon())
+            self.service = service = GameService(store, lexicon=lexicon_for_settings)
             game_id = service.resume()
             if game_id is not None:
                 state = service.state()
@@ -193,10 +189,11 @@ class Daemon:
             self.say(f"tilecam: camera {source.name} — {reason}")
 
             state = service.state()
-            tileset = cfg.game.tileset if state.get("settings") is None else state["settings"]["tileset"]
-            self.tracker = self._tracker_override or make_tracker(cfg.tracker.factory, self._board(), tileset,
-                                                                 stills=cfg.camera.stills,
-                                                                 rack_size=_rack_size(state.get("settings")))
+            settings = state.get("settings") or self._settings().to_dict()
+            self.tracker = self._tracker_override or make_tracker(cfg.tracker.factory, self._board(),
+                                                                 settings["tileset"], stills=cfg.camera.stills,
+                                                                 rack_size=_rack_size(settings),
+                                                                 lexicon=lexicon_for_settings(settings))
             if isinstance(self.tracker, NullTracker):
                 self.say(f"tilecam: {self.tracker.reason}")
             self._sync_tracker()
@@ -377,15 +374,6 @@ class Daemon:
 
         c = self.config.camera
         return PiCameraSettings(main=c.pi_main, lores=c.pi_lores, autofocus=c.autofocus)
-
-    def _lexicon(self) -> Any:
-        """The bundled word list, for games in English with the ``enable1`` lexicon (the only one shipped)."""
-        g = self.config.game
-        if g.tileset != "english" or g.lexicon != "enable1":
-            return None
-        from tilecam.engine.lexicon import Lexicon
-
-        return Lexicon.load()
 
     def _start_web(self, service: GameService) -> Any:
         w = self.config.web

@@ -48,13 +48,13 @@ def default_data_dir() -> Path:
 
 def open_service(data_dir: Path) -> Any:
     """A GameService over the store in ``data_dir`` (created if missing), resuming its unfinished game; for
-    serving without a camera. The bundled lexicon judges challenges."""
-    from tilecam.engine.lexicon import Lexicon
+    serving without a camera. Each game is judged by the word list its settings name (core/lexicons.py)."""
+    from tilecam.core.lexicons import lexicon_for_settings
     from tilecam.core.service import GameService
     from tilecam.core.store import GameStore
 
     Path(data_dir).mkdir(parents=True, exist_ok=True)  # a missing folder, not a database file by that name
-    service = GameService(GameStore(Path(data_dir)), lexicon=Lexicon.load())
+    service = GameService(GameStore(Path(data_dir)), lexicon=lexicon_for_settings)
     service.resume()
     return service
 
