@@ -15,19 +15,26 @@ each event. Every public method that changes the game is one undo step.
 ([48, 0], 1)
 >>> g.unseen()["Q"], sum(g.unseen().values())
 (0, 95)
+
+Variants (``Rules``): Finish Line ends the game when a player reaches ``rules.target_score`` (:attr:`Game.target`,
+:meth:`Game.to_target`, no rack adjustment at that end); the Harry Potter edition enters a card's effect
+(:meth:`Game.card`) and a Magical Word bonus (:meth:`Game.magical_word`) as their own scored events after the play;
+Clabbers judges words as anagrams (:meth:`Game.is_word`); blanks may score their letter (``variant_scoring``).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Mapping, Sequence
 
 from .board import Board
 from .errors import IllegalMove, PhonyWord
 from .move import Placement
 from .rules import Rules
-from .scoring import ScoredPlay, score
+from .scoring import ScoredPlay
+from .variant_scoring import score_play
+from .variants import magical_word_bonus
 
 EVENT_KINDS = (
     "play",             # tiles placed; score as scored
@@ -39,7 +46,10 @@ EVENT_KINDS = (
     "end_rack",         # points for the tiles left on another player's rack (``letters``) at the end
     "end_penalty",      # own rack (``letters``) deducted at the end
     "time_penalty",     # overtime, recorded as given
+    "card",             # Harry Potter: a card's effect on the player's play (``word``: the card's name)
+    "magical_word",     # Harry Potter: the Magical Word bonus (``word``: the word, ``count``: its length)
 )
+AFTER_PLAY_KINDS = ("card", "magical_word")  # events that belong to the play before them, in the same turn
 TURN_KINDS = ("play", "pass", "exchange", "lose_turn")
 
 
@@ -48,7 +58,8 @@ class Event:
     """One thing that happened, with the score change and the player's total after it (the store's record).
 
     ``position``/``word`` are the GCG coordinate and word of a play (``.`` for played-through squares);
-    ``letters`` the tiles exchanged or counted at the end; ``count`` how many were exchanged.
+    ``letters`` the tiles exchanged or counted at the end; ``count`` how many were exchanged. A ``card`` event
+    carries the card's name in ``word``; a ``magical_word`` event the word in ``word`` and its length in ``count``.
     """
 
     kind: str
@@ -142,15 +153,36 @@ class Game:
 
     @property
     def finished_reason(self) -> str | None:
-        """Why the game should end now (call :meth:`end`): ``"out"``, ``"scoreless"``, ``"passes"``, or None."""
+        """Why the game should end now (call :meth:`end`): ``"target"`` (Finish Line), ``"out"``,
+        ``"scoreless"``, ``"passes"``, or None."""
         s, r = self._s, self.rules
+        if r.target_score is not None and max(s.scores) >= r.target_score:
+            return "target"
         if s.bag_count == 0 and 0 in s.rack_counts and s.history and s.history[-1].kind == "play":
             return "out"
         if r.max_scoreless_turns and s.scoreless_turns >= r.max_scoreless_turns:
             return "scoreless"
         if r.end_on_passes and s.passes >= 2 * len(self.players):
             return "passes"
+        if r.passes_to_end and s.passes >= r.passes_to_end:
+            return "passes"
         return None
+
+    @property
+    def target(self) -> int | None:
+        """The Finish Line target score (None in a game without one)."""
+        return self.rules.target_score
+
+    def to_target(self) -> list[int]:
+        """Points each player still needs to reach the target (0 once reached); ``IllegalMove`` without one."""
+        if self.rules.target_score is None:
+            raise IllegalMove("this game has no target score")
+        return [max(0, self.rules.target_score - sc) for sc in self._s.scores]
+
+    def progress(self) -> list[float]:
+        """How far each player is towards the target, 0.0 to 1.0 (a negative score counts as 0)."""
+        target = self.rules.target_score
+        return [min(1.0, max(0, target - need) / target) for need in self.to_target()]
 
     def winners(self) -> list[int]:
         """Indices of the players with the top score (more than one on a tie)."""
@@ -159,14 +191,16 @@ class Game:
 
     def is_word(self, word: str) -> bool:
         """Whether the lexicon holds ``word`` (any case); a ``?`` (a blank not named yet) matches any letter that
-        makes a word. Raises ``IllegalMove`` without a lexicon."""
+        makes a word. Under Clabbers (``rules.word_rule == "anagram"``) a word is good when it is an anagram of a
+        word in the lexicon. Raises ``IllegalMove`` without a lexicon."""
         if self.lexicon is None:
             raise IllegalMove("no lexicon to judge words")
         word = word.upper()
+        anagram = self.rules.word_rule == "anagram"
         if "?" not in word:
-            return word in self.lexicon
+            return self.lexicon.has_anagram(word) if anagram else word in self.lexicon
         head, _, tail = word.partition("?")
-        if not self.lexicon.has_prefix(head):
+        if not anagram and not self.lexicon.has_prefix(head):
             return False
         return any(self.is_word(head + letter + tail) for letter in self.rules.tiles.letters)
 
@@ -181,7 +215,7 @@ class Game:
 
     def score_play(self, placement: Placement) -> ScoredPlay:
         """Score a placement on the current board without playing it (checks legality, not words)."""
-        return score(self._s.board, placement, self.rules)
+        return score_play(self._s.board, placement, self.rules)
 
     # --- undo / redo ------------------------------------------------------------------------------------------
     def _begin(self) -> _State:
@@ -239,7 +273,7 @@ class Game:
         """Play tiles: legality and score checked here; under the void rule (with a lexicon) phonies are refused."""
         p = self._check_turn(player)
         s = self._begin()
-        scored = score(s.board, placement, self.rules)
+        scored = score_play(s.board, placement, self.rules)
         n = placement.tile_count
         if n > s.rack_counts[p]:
             raise IllegalMove(f"{placement}: {self.players[p]} has only {s.rack_counts[p]} tiles")
@@ -381,6 +415,69 @@ class Game:
         self._commit(s)
         return event
 
+    # --- Harry Potter edition: cards and Magical Words -----------------------------------------------------------
+    def _turn_play(self, player: int | None) -> tuple[int, Event]:
+        """The play this turn's after-play events belong to: the last turn event, which must be a play."""
+        h = self._s.history
+        i = len(h) - 1
+        while i >= 0 and h[i].kind in AFTER_PLAY_KINDS:
+            i -= 1
+        if i < 0 or h[i].kind != "play" or (player is not None and h[i].player != player):
+            raise IllegalMove("a card or a Magical Word belongs to the play just made, before the next turn")
+        return i, h[i]
+
+    def _after_play(self, player: int, event: Event) -> Event:
+        if self._s.ended:
+            raise IllegalMove("the game is over")
+        s = self._begin()
+        s.scores[player] += event.score
+        event = self._record(s, replace(event, total=s.scores[player]))
+        self._commit(s)
+        return event
+
+    def card(self, name: str, multiplier: int | None = None, points: int | None = None,
+             player: int | None = None, note: str = "") -> Event:
+        """A Harry Potter card's effect on the play just made, as its own scored event named ``name``.
+
+        ``multiplier`` re-multiplies the play's score after its premiums (×3: ``First-years o'er here``), the
+        bingo bonus and any Magical Word bonus left out, earlier cards of the play in (so cards re-double);
+        ``points`` adds a flat number; neither is a card without points (``Obliviate``). The material's order is
+        word, card, Magical Word bonus: the bonus is never multiplied, whichever is entered first.
+        """
+        if not self.rules.cards:
+            raise IllegalMove("this game is played without Harry Potter cards")
+        if not name.strip():
+            raise IllegalMove("a card needs its name")
+        if multiplier is not None and points is not None:
+            raise IllegalMove("a card either multiplies the score or adds points, not both")
+        index, play = self._turn_play(player)
+        gained = points or 0
+        if multiplier is not None:
+            if multiplier < 1:
+                raise IllegalMove(f"a card's multiplier must be 1 or more, not {multiplier}")
+            bingo = self.rules.bingo_bonus if play.placement.tile_count in self.rules.bingo_tile_counts else 0
+            cards = sum(e.score for e in self._s.history[index + 1:] if e.kind == "card")
+            gained = (play.score - bingo + cards) * (multiplier - 1)
+        return self._after_play(play.player, Event("card", play.player, gained, word=name.strip(), note=note))
+
+    def magical_word(self, word: str | None = None, player: int | None = None, note: str = "") -> Event:
+        """Mark a word of the play just made a Magical Word: the bonus for its length (in tiles) from the game's
+        table (``rules.magical_words``), as its own event. ``word`` defaults to the play's main word; each word
+        of a play earns it once."""
+        if not self.rules.magical_words:
+            raise IllegalMove("this game has no Magical Word bonus")
+        index, play = self._turn_play(player)
+        formed = [w.upper() for w in play.words]
+        chosen = (word or formed[0]).upper()
+        if chosen not in formed:
+            raise IllegalMove(f"{chosen} is not a word of the play {play.position} {play.word} ({', '.join(formed)})")
+        done = [e.word.upper() for e in self._s.history[index + 1:] if e.kind == "magical_word"]
+        if chosen in done:
+            raise IllegalMove(f"{chosen} already earned its Magical Word bonus")
+        bonus = magical_word_bonus(self.rules.magical_words, len(chosen))
+        return self._after_play(play.player, Event("magical_word", play.player, bonus, word=chosen,
+                                                   count=len(chosen), note=note))
+
     # --- the end ----------------------------------------------------------------------------------------------
     def end(self, racks: Mapping[int, str] | None = None, out: int | None = None) -> list[Event]:
         """End the game and adjust scores by the racks left.
@@ -390,11 +487,16 @@ class Game:
         empty rack, or the one rack nobody named once the bag is empty (it is the unseen pool). Tournament
         scoring: the player who went out earns twice each other rack, nobody deducts; casual: earns each other
         rack once, and each other player deducts their own. Without anyone out every player deducts their own.
+        A Finish Line game that reached its target ends as it stands (no racks counted).
         """
         if self._s.ended:
             raise IllegalMove("the game is already over")
         s = self._begin()
         n = len(self.players)
+        if self.finished_reason == "target":  # Finish Line: the game stops there, racks are not counted
+            s.ended = True
+            self._commit(s)
+            return []
         if out is None:
             finished_out = [p for p in range(n) if s.rack_counts[p] == 0] if s.bag_count == 0 else []
             out = finished_out[0] if finished_out else None

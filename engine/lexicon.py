@@ -11,6 +11,13 @@ word list (``NAME.SHA16.v1.lexcache``) or, where that folder is not writable, in
 (True, True, False, True, False, 4)
 >>> sorted(lex.next_letters("QUANT")), sorted(lex.next_letters("")), list(lex.words_with_prefix("QUA"))
 (['A'], ['Q', 'Z'], ['QUANT', 'QUANTA'])
+>>> lex.has_anagram("TNAUQ"), lex.has_anagram("IQ"), lex.has_anagram("QQ")
+(True, True, False)
+
+A word list for another language is read against its tile set (``Lexicon.load(path, tileset=TileSet.load(…))``):
+its letters are the alphabet, a word is spelt in the set's tiles (Spanish ``CHICO`` is the CH tile + ``ICO``, see
+:meth:`TileSet.spell <tilecam.engine.tiles.TileSet.spell>`), and an accented letter the set does not have is
+played as its plain letter (French ``ÉTÉ`` is ``ETE``, Romanian ``ȘI`` is ``SI``).
 """
 
 from __future__ import annotations
@@ -20,12 +27,16 @@ import os
 import struct
 import sys
 import tempfile
+import unicodedata
 from array import array
 from bisect import bisect_left
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import TYPE_CHECKING, Iterable, Iterator
 
 from .errors import LexiconError
+
+if TYPE_CHECKING:
+    from .tiles import TileSet
 
 DEFAULT_PATH = Path(__file__).resolve().parent / "data" / "lexicon" / "enable1.txt"
 DEFAULT_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÜ")
@@ -52,12 +63,13 @@ class _Words:
 class Lexicon:
     """A word list. ``word in lex`` (any case), ``lex.has_prefix(p)``, ``len(lex)``, iteration in sorted order."""
 
-    __slots__ = ("_text", "_offsets", "_words", "source", "sha256")
+    __slots__ = ("_text", "_offsets", "_words", "source", "sha256", "_anagrams")
 
     def __init__(self, text: str, offsets: array, source: str = "", sha256: str = ""):
         self._text, self._offsets = text, offsets
         self._words = _Words(text, offsets)
         self.source, self.sha256 = source, sha256
+        self._anagrams: frozenset[str] | None = None
 
     def __len__(self) -> int:
         return len(self._words)
@@ -84,6 +96,13 @@ class Lexicon:
         i = bisect_left(words, prefix)
         return i < len(words) and words[i].startswith(prefix)
 
+    def has_anagram(self, letters: str) -> bool:
+        """True when some word uses exactly ``letters`` in any order (Clabbers). The first call sorts every word's
+        letters once (about a second for ENABLE)."""
+        if self._anagrams is None:
+            self._anagrams = frozenset("".join(sorted(w)) for w in self)
+        return "".join(sorted(letters.upper())) in self._anagrams
+
     def words_with_prefix(self, prefix: str) -> Iterator[str]:
         prefix = prefix.upper()
         words = self._words
@@ -106,22 +125,28 @@ class Lexicon:
         return letters
 
     @classmethod
-    def from_words(cls, words: Iterable[str], alphabet: Iterable[str] | None = None) -> "Lexicon":
+    def from_words(cls, words: Iterable[str], alphabet: Iterable[str] | None = None,
+                   tileset: "TileSet | None" = None) -> "Lexicon":
         """A lexicon of the given words (for tests and small lists); checks characters like :meth:`load`."""
-        return _compile((str(w) for w in words), "from words", frozenset(alphabet or DEFAULT_ALPHABET), "", "")
+        words = (str(w) for w in words)
+        if tileset is not None:
+            alphabet, words = tileset.letters, (_in_tiles(w, tileset) for w in words)
+        return _compile(words, "from words", frozenset(alphabet or DEFAULT_ALPHABET), "", "")
 
     @classmethod
     def load(cls, path: str | os.PathLike | None = None, alphabet: Iterable[str] | None = None,
-             cache: bool = True) -> "Lexicon":
-        """Load a plain word list (one word a line; None = the bundled ENABLE), through the compiled cache."""
+             cache: bool = True, tileset: "TileSet | None" = None) -> "Lexicon":
+        """Load a plain word list (one word a line; None = the bundled ENABLE), through the compiled cache.
+        With ``tileset`` the words are read in that set's tiles (see the module docstring)."""
         path = Path(path) if path is not None else DEFAULT_PATH
         try:
             data = path.read_bytes()
         except OSError as exc:
             raise LexiconError(f"cannot read word list {path}: {exc.strerror}") from None
         digest = hashlib.sha256(data).hexdigest()
-        alpha = frozenset(alphabet or DEFAULT_ALPHABET)
-        key = hashlib.sha256((digest + "".join(sorted(alpha))).encode()).hexdigest()[:16]
+        alpha = frozenset(tileset.letters if tileset is not None else alphabet or DEFAULT_ALPHABET)
+        spelling = "" if tileset is None else "|".join(f"{f}={s}" for f, s in zip(tileset.faces, tileset.letters))
+        key = hashlib.sha256((digest + "".join(sorted(alpha)) + spelling).encode()).hexdigest()[:16]
         if cache:
             for candidate in cache_paths(path, key):
                 lex = _read_cache(candidate, key)
@@ -129,7 +154,10 @@ class Lexicon:
                     lex.source = str(path)
                     lex.sha256 = digest
                     return lex
-        lex = _compile(_decode(data, path).splitlines(), str(path), alpha, str(path), digest)
+        lines = _decode(data, path).splitlines()
+        if tileset is not None:
+            lines = [_in_tiles(line, tileset) for line in lines]
+        lex = _compile(lines, str(path), alpha, str(path), digest)
         if cache:
             for candidate in cache_paths(path, key):
                 if _write_cache(candidate, key, lex):
@@ -142,6 +170,19 @@ def cache_paths(path: Path, key: str) -> list[Path]:
     name = f"{path.stem}.{key}.v{CACHE_VERSION}.lexcache"
     user = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "tilecam"
     return [path.parent / name, user / name]
+
+
+def _in_tiles(word: str, tileset: "TileSet") -> str:
+    """A word of a list in the tiles of ``tileset``: upper case, spelt in its tiles, accents it lacks dropped."""
+    word = tileset.spell(word.strip().upper())
+    letters = set(tileset.letters)
+    out = []
+    for ch in word:
+        if ch not in letters:
+            base = unicodedata.normalize("NFD", ch)[0]
+            ch = base if base in letters else ch
+        out.append(ch)
+    return "".join(out)
 
 
 def _decode(data: bytes, path: Path) -> str:
