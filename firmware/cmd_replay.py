@@ -168,8 +168,7 @@ def _replay(args: argparse.Namespace) -> int:
     if args.stills:
         config = TrackerConfig.for_stills(commit=commit)
     else:
-        config = TrackerConfig(settle_readings=max(1, args.settle), commit=commit,
-                               motion_gate=not args.read_every_frame)
+        config = TrackerConfig(settle_readings=max(1, args.settle), commit=commit)
     players = [p.strip() for p in args.players.split(",") if p.strip()] or ["Player1", "Player2"]
     if len(players) < 2:
         players.append(f"Player{len(players) + 1}")

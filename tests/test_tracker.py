@@ -42,7 +42,7 @@ def test_agreeing_readings_commit_once_and_a_hand_over_the_board_commits_nothing
     tr = MoveTracker("english", config=TrackerConfig(settle_readings=3))
     # the hand places the tiles: every frame with the hand is ignored, even showing the full word
     assert run(tr, [hand_over(rows_with(("8H", "C"))), hand_over(CAT), hand_over(CAT)]) == []
-    assert tr.status == "occluded"
+    assert tr.status.startswith("occluded")
     # two agreeing readings are not yet settled; a hand in between starts the count again
     assert run(tr, [Reading.from_rows(CAT), Reading.from_rows(CAT), hand_over(CAT), Reading.from_rows(CAT),
                     Reading.from_rows(CAT)]) == []
@@ -166,58 +166,11 @@ def test_make_tracker_is_what_the_daemon_plugs_in():
         TrackerConfig(commit="sometimes")
 
 
-def pixel_reader():
-    """A stand-in reader that logs each read: pixel (0, 0) says whether CAT is on the board."""
-    calls = []
-
-    def reader(image):
-        calls.append(int(image[0, 0, 0]))
-        return Reading.from_rows(CAT if image[0, 0, 0] else EMPTY)
-
-    return calls, reader
-
-
-def test_motion_gate_skips_moving_pictures_and_reuses_still_ones():
-    calls, reader = pixel_reader()
-    rng = np.random.default_rng(0)
-    base = rng.integers(0, 200, (48, 64, 3), dtype=np.uint8)
-    board, moved = base.copy(), np.roll(base, 5, axis=1)       # a hand sweeping across looks like this
-    board[0, 0] = 0
-    with_tiles = base.copy()
-    with_tiles[0, 0] = 1
-    with_tiles[10:20, 10:20] = 255
-    tr = MoveTracker("english", reader=reader, config=TrackerConfig(settle_readings=3, motion_gate=True))
-    frames = [board] * 3 + [moved, with_tiles, moved, with_tiles] + [with_tiles] * 3
-    events = run(tr, frames)
-    assert [str(e) for e in events] == ["play 8H CAT"]
-    assert calls == [0, 1]                          # one read per still picture, none while it moves
-    assert tr.stats.moving == 4 and tr.stats.reused == 4
-
-
-def test_a_still_picture_after_a_reading_with_a_hand_in_it_is_read_again_not_reused():
-    calls = []
-    rng = np.random.default_rng(1)
-    board = rng.integers(0, 200, (48, 64, 3), dtype=np.uint8)
-    leaving = board.copy()
-    leaving[47, 30:32] = 255           # a fingertip at the edge: too small a change to count as motion
-    leaving[0, 0] = 2
-
-    def reader(image):                 # pixel (0, 0): 2 = the fingertip over two squares of row 15, else CAT
-        calls.append(int(image[0, 0, 0]))
-        return Reading.from_rows(CAT, occluded=[(14, 10), (14, 11)] if image[0, 0, 0] == 2 else ())
-
-    board[0, 0] = 1
-    tr = MoveTracker("english", reader=reader, config=TrackerConfig(settle_readings=3, motion_gate=True))
-    events = run(tr, [leaving] * 2 + [board] * 4)
-    assert [str(e) for e in events] == ["play 8H CAT"]
-    assert calls[:3] == [2, 2, 1]      # the still frames after the fingertip were read, not given its reading
-
-
 def test_many_unsure_squares_count_as_a_hand_the_reader_did_not_flag():
     tr = MoveTracker("english", config=TrackerConfig(settle_readings=2))
     half = rows_with(("8H", "CA"))
     shadowed = Reading.from_rows(half, uncertain={(6 + i // 4, 5 + i % 4): [(".", 0.4), ("A", 0.3)] for i in range(8)})
-    assert run(tr, [shadowed] * 4) == [] and tr.status == "occluded"
+    assert run(tr, [shadowed] * 4) == [] and tr.status.startswith("occluded")
     assert [str(e) for e in run(tr, [Reading.from_rows(CAT)] * 2)] == ["play 8H CAT"]
 
 
@@ -257,22 +210,6 @@ def test_a_play_read_short_is_amended_and_the_recorder_replays_it_for_the_same_p
     history = recorder.game.history
     assert [(m.player, m.position, m.word) for m in history if m.kind == "play"] == [
         (0, "8D", "DJINN"), (1, "I7", "WITHY"), (0, "J1", "SCRIEVE"), (1, "1H", "MA.TERLY")]
-
-
-def test_after_a_hand_the_still_board_is_read_again_even_if_it_looks_the_same():
-    calls, reader = pixel_reader()
-    rng = np.random.default_rng(1)
-    base = rng.integers(20, 200, (48, 64, 3), dtype=np.uint8)
-    board = base.copy()
-    board[0, 0] = 0
-    faint = base.copy()                      # tiles the colour of the board: a change under the gate's threshold
-    faint[0, 0] = 1
-    faint[10:14, 10:14] += 5
-    hand = np.roll(base, 7, axis=1)
-    tr = MoveTracker("english", reader=reader, config=TrackerConfig(settle_readings=3, motion_gate=True))
-    events = run(tr, [board] * 3 + [hand, np.roll(base, 14, axis=1)] + [faint] * 4)
-    assert calls == [0, 1] and [str(e) for e in events] == ["play 8H CAT"]
-    assert run(tr, [faint] * 3) == [] and calls == [0, 1]      # no hand since: the reading stands
 
 
 def test_a_tile_misread_when_committed_is_corrected_once_later_boards_show_it_clearly():

@@ -210,7 +210,7 @@ def run_synthetic(path: Path, seed: int, reader_name: str, reader: Any, lexicon:
 
         frames = timed(iter_render(video.specs, video.tileset, seed, renderer=renderer))
     tracker = MoveTracker("english", lexicon=lexicon, reader=reader,
-                          config=TrackerConfig(settle_readings=3, motion_gate=reader_name != "simulated"))
+                          config=TrackerConfig(settle_readings=3))
     recorder = GameRecorder(video.players, Rules(max_scoreless_turns=None))
     externals = [External(e["frame"], e["event"], e.get("player"), e.get("count", 0)) for e in video.externals]
 

@@ -51,6 +51,7 @@ from tilecam.engine.tiles import TileSet
 from tilecam.vision.moves.events import DetectedEvent, TrackerError
 from tilecam.vision.moves.interpret import Interpretation, interpret
 from tilecam.vision.moves import reader as readers
+from tilecam.vision.moves.belief import BoardMemory, Look
 from tilecam.vision.moves.reader import Reader
 from tilecam.vision.moves.reading import (BLANK, EMPTY, OCCLUDED, Reading, ReadingError, as_reading, merge_readings,
                                           readings_agree)
@@ -75,9 +76,6 @@ class TrackerConfig:
     unsure_squares: int = 6            # this many squares read below ``unsure_below`` count as something over the
     unsure_below: float = 0.5          # board (a hand the reader did not flag): no settle; 0 = never
     occlusion_blocks: bool = True      # an occluded square stops the settle (False: it only counts as unchanged)
-    motion_gate: bool = False          # images only: skip the read while the picture moves, reuse it while still
-    motion_pixel: int = 18             # gray levels a pixel must change by to count as moving
-    motion_fraction: float = 0.002     # fraction of moving pixels that makes a frame "moving"
     correct_above: float = 0.95        # a committed tile (not of the last play) read as another letter this surely …
     correct_after: int = 2             # … on this many settled boards in a row was misread when committed; 0 = never
 
@@ -102,10 +100,11 @@ class TrackerStats:
     """Counters and timings (seconds) for the benchmark and the device panel."""
 
     frames: int = 0
-    moving: int = 0                    # frames skipped by the motion gate
-    reused: int = 0                    # frames whose picture had not changed: the last reading reused
-    occluded: int = 0
-    unreadable: int = 0
+    occluded: int = 0                  # frames with something over the board (not settled)
+    unreadable: int = 0                # frames the reader found no board in
+    unreadable_why: dict[str, int] = field(default_factory=dict)   # … by the reader's reason
+    kept: int = 0                      # squares read as covered, not a hand, that kept their belief
+    changed: list[int] = field(default_factory=list)         # per image: squares whose pixels changed (read anew)
     settles: int = 0
     commits: int = 0
     disturbed: int = 0
@@ -138,9 +137,8 @@ class MoveTracker:
         self._settled_t = 0.0
         self._settled_handled = True       # the current settled board has been looked at
         self._clock: list[tuple[float, int | None]] = []
-        self._last_reading: Reading | None = None
-        self._gate_prev: np.ndarray | None = None
-        self._gate_read: np.ndarray | None = None
+        self._raw: Any = None              # the reader's own result for the last frame (its rectified image)
+        self.memory = BoardMemory()
         self._misread: dict[tuple[int, int], tuple[str, int]] = {}   # square -> (letter read since, settles seen)
         self._bare: set[tuple[int, int]] = set()    # squares judged empty though read as a blank tile (see below)
         self._doubted: set[tuple[int, int]] = set()  # committed tiles whose letter the model gave under DOUBTED
@@ -184,32 +182,22 @@ class MoveTracker:
     # ------------------------------------------------------------------------------------------ frames
 
     def feed(self, frame: Any, t: float) -> list[DetectedEvent]:
-        """One frame (a BGR image, given to the reader) or one reading; returns the events it completes."""
+        """One frame (a BGR image, given to the reader) or one reading; returns the events it completes. An image is
+        a still frame (the capture loop waited for the board to be still): it is read, and only the squares whose
+        pixels changed since the last settle are believed anew (:mod:`tilecam.vision.moves.belief`)."""
         t0 = time.perf_counter()
         self.stats.frames += 1
-        is_image = isinstance(frame, np.ndarray)
-        gate = self._gate(frame) if is_image and self.config.motion_gate else "read"
-        if gate == "moving":
-            self.stats.moving += 1
-            self._interrupted()
-            self.status = "moving"
-            self.stats.track_s.append(time.perf_counter() - t0)
-            self.stats.frame_s.append(time.perf_counter() - t0)
-            return []
-        if gate == "same" and self._last_reading is not None and self._last_reading.any_occluded:
-            # A hand leaving the board's edge changes the small picture too little to count as motion: a reading
-            # with something over the board is not kept for the still frames after it, they are read afresh.
-            gate = "read"
-        if gate == "same":
-            self.stats.reused += 1
-            reading = self._last_reading
-        else:
-            reading = self._read(frame)
-            self._last_reading = reading
-            if is_image:
-                self.stats.read_s.append(time.perf_counter() - t0)
+        look = None
+        reading = self._read(frame)
+        if isinstance(frame, np.ndarray):
+            self.stats.read_s.append(time.perf_counter() - t0)
+            if reading is not None and getattr(self._raw, "warped", None) is not None:
+                look = self.memory.look(reading, self._raw.warped, self._committed_reading())
+                reading = look.reading
+                self.stats.changed.append(int(look.changed.sum()))
+                self.stats.kept += len(look.kept)
         t1 = time.perf_counter()
-        events = self._track(reading, t)
+        events = self._track(reading, t, look)
         t2 = time.perf_counter()
         self.stats.track_s.append(t2 - t1)
         self.stats.frame_s.append(t2 - t0)
@@ -217,47 +205,25 @@ class MoveTracker:
             self.stats.latency_s.append(t2 - t0)
         return events
 
-    def _gate(self, image: np.ndarray) -> str:
-        """``moving`` (the picture changed since the last frame: a hand, a bump), ``same`` (unchanged since the
-        last read, with no motion in between: its reading stands) or ``read``. A small gray copy is compared, as
-        the capture loop does."""
-        import cv2
-
-        gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-        h, w = gray.shape[:2]
-        small = cv2.resize(gray, (96, max(1, round(h * 96 / w))), interpolation=cv2.INTER_AREA)
-        cfg = self.config
-
-        def changed(a: np.ndarray | None) -> bool:
-            if a is None or a.shape != small.shape:
-                return True
-            diff = cv2.absdiff(a, small)
-            return np.count_nonzero(diff > cfg.motion_pixel) > cfg.motion_fraction * diff.size
-
-        previous, self._gate_prev = self._gate_prev, small
-        if previous is not None and changed(previous):
-            # After any motion the next still picture is read: a tile close in colour to the board changes a
-            # small picture too little to tell from the last read one, but a hand put it there.
-            self._gate_read = None
-            return "moving"
-        if self._gate_read is not None and not changed(self._gate_read):
-            return "same"
-        self._gate_read = small
-        return "read"
-
     def _read(self, frame: Any) -> Reading | None:
+        self._raw = None
         try:
-            if isinstance(frame, np.ndarray):
-                raw = self.reader(frame)
-            else:
-                raw = frame
+            raw = self.reader(frame) if isinstance(frame, np.ndarray) else frame
+            self._raw = raw
             return None if raw is None else as_reading(raw)
         except ReadingError:
             raise
         except self._unreadable as exc:          # no board found: a head over it, the board off the picture
             log.debug("unreadable frame: %s", exc)
             self.stats.unreadable += 1
+            self.stats.unreadable_why[str(exc)[:80]] = self.stats.unreadable_why.get(str(exc)[:80], 0) + 1
             return None
+
+    def _committed_reading(self) -> Reading:
+        """The committed board as a reading in the camera's orientation (what a square holds before it settled)."""
+        rows = ["".join(BLANK if t is not None and t.is_blank else t.letter if t is not None else EMPTY
+                        for t in (self.board[r, c] for c in range(self.board.size))) for r in range(self.board.size)]
+        return Reading.from_rows(rows, confidence=1.0).rotated(-self.rotation)
 
     @property
     def reader(self) -> Reader:
@@ -265,15 +231,19 @@ class MoveTracker:
             self._reader = readers.default_reader(self.tileset.name)
         return self._reader
 
-    def _track(self, reading: Reading | None, t: float) -> list[DetectedEvent]:
-        covered = reading is not None and self.config.occlusion_blocks and (
-            reading.any_occluded or self._looks_covered(reading))
-        if reading is None or covered:
-            if reading is not None:
-                self.stats.occluded += 1
+    def _track(self, reading: Reading | None, t: float, look: Look | None = None) -> list[DetectedEvent]:
+        if reading is None:
             self._interrupted()
-            self.status = "occluded"
+            self.status = "unreadable: no board found in the frame"
             return []
+        if self.config.occlusion_blocks and (reading.any_occluded or self._looks_covered(reading, look)):
+            self.stats.occluded += 1
+            self._interrupted()
+            hand = f" ({len(look.hand)} squares)" if look is not None and look.hand else ""
+            self.status = f"occluded: something over the board{hand}"
+            return []
+        if look is not None:
+            self.memory.settle(look)          # the reference the next frame's change is seen against
         reading = self._align(reading)
         policy = self.config.resolve
         occ = reading.occupancy(policy.clear, policy.min_alternative)
@@ -304,11 +274,11 @@ class MoveTracker:
         self._window.clear()
         self._settled_key = None
 
-    def _looks_covered(self, reading: Reading) -> bool:
+    def _looks_covered(self, reading: Reading, look: Look | None) -> bool:
         """Many squares read with little confidence at once: something is over the board that the reader did not
-        flag (a sleeve, a shadow)."""
+        flag (a sleeve, a shadow). Readings only: with the pixels, a hand is what changed and reads as covered."""
         n = self.config.unsure_squares
-        return n > 0 and int((reading.confidence < self.config.unsure_below).sum()) >= n
+        return look is None and n > 0 and int((reading.confidence < self.config.unsure_below).sum()) >= n
 
     def _on_settled(self, reading: Reading, t: float) -> list[DetectedEvent]:
         t0 = time.perf_counter()

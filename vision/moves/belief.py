@@ -1,0 +1,88 @@
+"""What the tracker believes lies on each square: read again only where the pixels changed since the last settle.
+
+    reading + rectified image ──look──▶ Look: the new reading on the squares whose pixels changed, the settled
+                                              belief on the others; a hand where covered squares touch
+    a settled Look ──settle──▶ the belief and the reference picture for the next look
+
+A square whose image did not change keeps what it was read as when the board last settled, whatever the reader says
+of it now (a bare square read as covered in one frame stays bare). A square that changed and reads as covered is
+under a hand when enough such squares touch: the board is not settled. Fewer, scattered covered squares are the
+reader's doubt: they keep their belief, and the board settles with them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from tilecam.vision.moves.change import Signature, changed_squares, signature
+from tilecam.vision.moves.reading import OCCLUDED, Reading
+
+HAND_SQUARES = 4   # touching squares that changed and read as covered are a hand, an arm or a sleeve at this many
+
+
+@dataclass(frozen=True, eq=False)
+class Look:
+    """One frame seen against the belief: ``reading`` (new where ``changed``, believed elsewhere; a hand's squares
+    read ``#``), ``changed`` (15 x 15: the pixels changed since the last settle; all before the first), ``hand``
+    (squares under a hand: not settled), ``kept`` (changed squares read as covered, not a hand: kept as believed)."""
+
+    reading: Reading
+    changed: np.ndarray
+    hand: tuple[tuple[int, int], ...]
+    kept: tuple[tuple[int, int], ...]
+    signature: Signature
+
+
+class BoardMemory:
+    """The settled belief and the picture it was seen in (see the module doc)."""
+
+    def __init__(self) -> None:
+        self.belief: Reading | None = None
+        self.reference: Signature | None = None
+
+    def look(self, reading: Reading, warped: np.ndarray, committed: Reading) -> Look:
+        """``reading`` of a frame whose rectified image is ``warped``; ``committed``: the committed board as a reading
+        in the same orientation, what a square is believed to hold before anything settled."""
+        sig = signature(warped)
+        n = reading.size
+        changed = (np.ones((n, n), bool) if self.reference is None
+                   else changed_squares(self.reference, sig))
+        believed = self.belief or committed
+        covered = np.array([[ch == OCCLUDED for ch in row] for row in reading.grid]) | reading.occluded
+        covered &= changed
+        hand = _hand(covered)
+        kept = covered & ~hand
+        mixed = _mix(reading, believed, changed & ~kept)
+        return Look(mixed, changed, _squares(hand), _squares(kept), sig)
+
+    def settle(self, look: Look) -> None:
+        """The board settled as ``look`` shows it: its reading is the belief, its picture the reference."""
+        self.belief, self.reference = look.reading, look.signature
+
+    def forget(self) -> None:
+        """Nothing is believed any more (the board moved on the table: squares no longer line up)."""
+        self.belief = self.reference = None
+
+
+def _hand(covered: np.ndarray) -> np.ndarray:
+    """The covered squares that lie in groups of ``HAND_SQUARES`` or more touching (diagonals count)."""
+    count, labels = cv2.connectedComponents(covered.astype(np.uint8), connectivity=8)
+    sizes = np.bincount(labels.ravel(), minlength=count)
+    big = [k for k in range(1, count) if sizes[k] >= HAND_SQUARES]
+    return np.isin(labels, big) & covered
+
+
+def _squares(mask: np.ndarray) -> tuple[tuple[int, int], ...]:
+    return tuple((int(r), int(c)) for r, c in np.argwhere(mask))
+
+
+def _mix(new: Reading, old: Reading, take: np.ndarray) -> Reading:
+    """``new`` on the squares in ``take``, ``old`` on the others."""
+    n = new.size
+    grid = tuple("".join(new.grid[r][c] if take[r, c] else old.grid[r][c] for c in range(n)) for r in range(n))
+    alts = {rc: v for rc, v in new.alternatives.items() if take[rc]}
+    alts.update({rc: v for rc, v in old.alternatives.items() if not take[rc]})
+    return Reading(grid, np.where(take, new.confidence, old.confidence), new.occluded & take, alts)

@@ -1,0 +1,84 @@
+"""Which squares changed in pixels since the board last settled, whatever the light did meanwhile.
+
+    rectified board ──signature──▶ per square: colour (log of the mean, per channel) and pattern (the gray crop,
+                                   blurred, its mean taken out)
+    two signatures ──changed_squares──▶ 15 x 15 booleans
+
+The light over a board changes slowly across it (a lamp switched on, the daylight, a broad shadow), so it is
+estimated per square as the median colour change of the squares around it and divided out: a square changed when its
+own colour moved away from its neighbourhood's, or when its pattern (a letter, a tile's edge) changed beyond what a
+pixel of misregistration does. A tile put down or taken away changes both; a lamp that brightens the whole board
+changes neither. A hard shadow's edge does change the squares it crosses, and so does a light that drives a tile
+to white (the camera's limit): they are only read again.
+
+>>> import numpy as np
+>>> board = np.full((512, 512, 3), 90, np.uint8)
+>>> tile = board.copy(); tile[16 + 7 * 32:16 + 8 * 32, 16 + 7 * 32:16 + 8 * 32] = 220
+>>> lamp = (board * 1.4).astype(np.uint8)
+>>> [tuple(map(int, rc)) for rc in np.argwhere(changed_squares(signature(board), signature(tile)))]
+[(7, 7)]
+>>> bool(changed_squares(signature(board), signature(lamp)).any())
+False
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+SIZE = 15
+CELL = 16             # pixels a square is compared at: half the reader's 32, enough for a letter's strokes
+BLUR_SIGMA = 1.0      # pixels (at CELL): a pattern moved by a pixel of misregistration stays the same pattern
+LIGHT_WINDOW = 5      # squares a side of the neighbourhood whose median colour change is the light's change
+COLOUR_CHANGE = 0.15  # log units (about 16 %) a square's colour moves from its neighbourhood's to count as changed
+PATTERN_LEVELS = 12.0  # gray levels (RMS) a square's pattern must change by, at least …
+PATTERN_SHARE = 0.5    # … and this share of the stronger of its two patterns (a letter's strokes jitter more)
+EPSILON = 1.0          # gray levels added before the log: a black square is not infinitely dark
+
+
+@dataclass(frozen=True, eq=False)
+class Signature:
+    """What a board looked like, square by square: ``colour`` (15, 15, 3) log mean per channel; ``pattern``
+    (15, 15, CELL, CELL) gray, blurred, mean removed; ``spread`` (15, 15) the pattern's RMS."""
+
+    colour: np.ndarray
+    pattern: np.ndarray
+    spread: np.ndarray
+
+
+def signature(warped: np.ndarray, margin: int | None = None) -> Signature:
+    """The signature of a rectified board image (``tilecam.vision.warp``'s layout: the grid inside ``margin``)."""
+    if margin is None:
+        from tilecam.vision.warp import MARGIN_PX
+
+        margin = MARGIN_PX
+    grid = warped[margin:warped.shape[0] - margin, margin:warped.shape[1] - margin]
+    small = cv2.resize(grid, (SIZE * CELL, SIZE * CELL), interpolation=cv2.INTER_AREA).astype(np.float32)
+    if small.ndim == 2:
+        small = np.repeat(small[:, :, None], 3, axis=2)
+    cells = small.reshape(SIZE, CELL, SIZE, CELL, 3)
+    colour = np.log(cells.mean(axis=(1, 3)) + EPSILON)
+    gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (0, 0), BLUR_SIGMA)
+    pattern = gray.reshape(SIZE, CELL, SIZE, CELL).transpose(0, 2, 1, 3)
+    pattern = pattern - pattern.mean(axis=(2, 3), keepdims=True)
+    spread = np.sqrt((pattern ** 2).mean(axis=(2, 3)))
+    return Signature(colour, pattern, spread)
+
+
+def light_change(before: Signature, after: Signature) -> np.ndarray:
+    """The light's change over each square (15, 15, 3; log units): the median colour change around it."""
+    delta = (after.colour - before.colour).astype(np.float32)
+    return cv2.medianBlur(np.ascontiguousarray(delta), LIGHT_WINDOW)
+
+
+def changed_squares(before: Signature, after: Signature) -> np.ndarray:
+    """Per square: did its content change between the two signatures (see the module doc)?"""
+    light = light_change(before, after)
+    colour = np.abs(after.colour - before.colour - light).max(axis=2) > COLOUR_CHANGE
+    gain = np.exp(light.mean(axis=2))[:, :, None, None]            # the gray pattern scales with the light
+    diff = np.sqrt(((after.pattern - before.pattern * gain) ** 2).mean(axis=(2, 3)))
+    stronger = np.maximum(after.spread, before.spread * gain[:, :, 0, 0])
+    pattern = diff > np.maximum(PATTERN_LEVELS, PATTERN_SHARE * stronger)
+    return colour | pattern
