@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from tilecam.firmware.loop import LoopConfig
+from tilecam.web.server import DEFAULT_PORT, DEFAULT_THREADS
 
 SYSTEM_CONFIG = Path("/etc/tilecam/config.toml")
 
@@ -63,8 +64,8 @@ class CameraConfig:
 class WebConfig:
     enabled: bool = True
     host: str = "0.0.0.0"
-    port: int = 8000
-    threads: int = 128                       # each open live page holds one; 100 phones + pages and commands
+    port: int = DEFAULT_PORT                 # 8000, shared with `tilecam serve` (tilecam.web.server)
+    threads: int = DEFAULT_THREADS           # each open live page holds one; 100 phones + pages and commands
     qr: bool = True                          # print a QR code of the URL in the terminal
 
 

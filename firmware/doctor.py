@@ -31,12 +31,13 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from tilecam.web.server import DEFAULT_PORT  # the one default port, shared by run and serve
+
 MIN_PYTHON = (3, 11)
 DISK_FAIL_BYTES = 100 * 1024**2   # below this SQLite writes start failing soon: the game would be lost
 DISK_WARN_BYTES = 1024**3         # below this, warn: logs and debug frames fill a card quickly
 TEMP_WARN_C = 80.0                # the Pi firmware starts soft-throttling at 80 °C (hard limit 85 °C)
 CAMERA_TIMEOUT_S = 15.0           # a V4L2 read can block forever on a bad USB webcam; the doctor must not
-DEFAULT_PORT = 8000                # the device config's default ([web] port)
 
 
 @dataclass(frozen=True, slots=True)

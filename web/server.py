@@ -11,8 +11,10 @@ import threading
 import time
 from typing import Any
 
-DEFAULT_PORT = 8080
-DEFAULT_THREADS = 160
+# The scoreboard's port when none is configured: the one `tilecam run`, `tilecam serve`, the Pi install and the docs use.
+DEFAULT_PORT = 8000
+# Server threads when none are configured: each open live page holds one (100 phones, plus pages and commands).
+DEFAULT_THREADS = 128
 # Threads kept free of live streams for pages, the API and corrections.
 RESERVED_THREADS = 12
 
