@@ -82,7 +82,7 @@ class Board:
         self.layout = layout if layout is not None else Layout.load()
         self.size = self.layout.size
         self._cells: list[Tile | None] = [None] * (self.size * self.size)
-        self._counts: Counter = Counter()  # rack letter -> tiles on the board, kept as squares change (no zeros)
+        self._counts: dict[str, int] = {}  # rack letter -> tiles on the board, kept as squares change (no zeros)
 
     def _index(self, key: tuple[int, int]) -> int:
         row, col = key
@@ -103,7 +103,8 @@ class Board:
             else:
                 del counts[letter]
         if tile is not None:
-            self._counts[tile.rack_letter] += 1
+            letter = tile.rack_letter
+            self._counts[letter] = self._counts.get(letter, 0) + 1
         self._cells[i] = tile
 
     @property
@@ -130,12 +131,16 @@ class Board:
 
     def tile_counts(self) -> Counter:
         """Tiles on the board as rack letters (blanks as ``"?"``)."""
-        return self._counts.copy()
+        return Counter(self._counts)
+
+    def count(self, rack_letter: str) -> int:
+        """How many tiles of ``rack_letter`` (``"?"``: blanks) are on the board."""
+        return self._counts.get(rack_letter, 0)
 
     def copy(self) -> "Board":
         other = Board.__new__(Board)
         other.layout, other.size, other._cells, other._counts = self.layout, self.size, list(self._cells), \
-            self._counts.copy()
+            dict(self._counts)
         return other
 
     def rows(self) -> list[str]:

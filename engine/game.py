@@ -277,8 +277,9 @@ class Game:
         n = placement.tile_count
         if n > s.rack_counts[p]:
             raise IllegalMove(f"{placement}: {self.players[p]} has only {s.rack_counts[p]} tiles")
-        on_board, tiles = s.board.tile_counts(), self.rules.tiles  # only the letters played: no whole-bag Counter
-        short = [ch for ch, k in Counter(placement.rack_letters()).items() if k > tiles.count(ch) - on_board[ch]]
+        tiles = self.rules.tiles  # only the letters played are counted: no whole-bag Counter per play
+        played = placement.rack_letters()
+        short = [ch for ch in set(played) if played.count(ch) > tiles.count(ch) - s.board.count(ch)]
         if short:
             raise IllegalMove(f"{placement}: no {', '.join(sorted(short))} left unseen (the set holds no more)")
         if self.rules.challenge == "void" and self.lexicon is not None:

@@ -46,6 +46,8 @@ _PLAYER = re.compile(r"^player(\d+)$")
 
 
 def _is_letters(token: str, extra: str = "") -> bool:
+    if token.isalpha():  # the usual case, answered without looking at each character
+        return True
     return bool(token) and all(ch.isalpha() or ch == "?" or ch in extra for ch in token)
 
 

@@ -34,12 +34,12 @@ class FormedWord:
     @property
     def word(self) -> str:
         """The word in upper case (what a lexicon is asked about)."""
-        return "".join(t.letter for t in self.tiles)
+        return "".join([t.letter for t in self.tiles])
 
     @property
     def text(self) -> str:
         """The word with blanks in lower case (``QUAnT``)."""
-        return "".join(str(t) for t in self.tiles)
+        return "".join(map(str, self.tiles))
 
     @property
     def squares(self) -> tuple[tuple[int, int], ...]:

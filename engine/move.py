@@ -39,9 +39,9 @@ class Placement:
 
     def squares(self) -> Iterator[tuple[int, int, Tile | None]]:
         """Every square of the main word as ``(row, col, tile or None)``."""
+        row, col, dr, dc = self.row, self.col, int(not self.across), int(self.across)
         for i, tile in enumerate(self.tiles):
-            r, c = self.square(i)
-            yield r, c, tile
+            yield row + dr * i, col + dc * i, tile
 
     def new_tile_index(self, row: int, col: int) -> int | None:
         """Which square of the placement ``(row, col)`` is (the index into ``tiles`` and into the GCG word) when
@@ -58,19 +58,20 @@ class Placement:
 
     def new_tiles(self) -> list[tuple[int, int, Tile]]:
         """The newly placed tiles as ``(row, col, tile)``."""
-        return [(r, c, t) for r, c, t in self.squares() if t is not None]
+        row, col, dr, dc = self.row, self.col, int(not self.across), int(self.across)
+        return [(row + dr * i, col + dc * i, t) for i, t in enumerate(self.tiles) if t is not None]
 
     @property
     def tile_count(self) -> int:
-        return sum(t is not None for t in self.tiles)
+        return len([t for t in self.tiles if t is not None])
 
     def rack_letters(self) -> str:
         """The tiles taken from the rack, blanks as ``"?"`` (``"CRAA?ED"`` for ``CRAAlED``)."""
-        return "".join(t.rack_letter for t in self.tiles if t is not None)
+        return "".join([t.rack_letter for t in self.tiles if t is not None])
 
     def gcg(self, lettered_rows: bool = False) -> tuple[str, str]:
         """``(coordinate, word)`` with ``.`` for played-through squares."""
-        word = "".join(PLAYED_THROUGH if t is None else str(t) for t in self.tiles)
+        word = "".join([PLAYED_THROUGH if t is None else str(t) for t in self.tiles])
         return format_coord(self.row, self.col, self.across, lettered_rows), word
 
     def __str__(self) -> str:
@@ -87,10 +88,12 @@ class Placement:
         row, col, across = parse_coord(coord, lettered_rows=lettered_rows)
         if not word:
             raise IllegalPlacement(f"{coord}: empty word")
+        size = board.size if board is not None else 0
+        cells = board.cells if board is not None else ()
         tiles: list[Tile | None] = []
         for i, ch in enumerate(word):
             r, c = (row, col + i) if across else (row + i, col)
-            on_board = board[r, c] if board is not None and board.in_bounds(r, c) else None
+            on_board = cells[r * size + c] if 0 <= r < size and 0 <= c < size else None
             if ch == PLAYED_THROUGH:
                 tiles.append(None)
                 continue

@@ -30,21 +30,32 @@ _value_map = functools.lru_cache(maxsize=None)(TileSet.value_map)
 
 @dataclass(frozen=True, slots=True)
 class WordScore:
-    """One word's score: ``word`` (blanks lower case), its squares, score, and a human-readable ``breakdown``."""
+    """One word's score: ``word`` (blanks lower case), its squares, score, and a human-readable ``breakdown``.
+
+    The squares and breakdown are read off ``formed`` (the word as :func:`~.legality.check` found it) when asked
+    for, not each time a word is scored.
+    """
 
     word: str
-    squares: tuple[tuple[int, int], ...]
+    formed: FormedWord
     score: int
     letter_scores: tuple[int, ...] = ()  # each square's value after its letter premium
     word_multiplier: int = 1
-    tiles: tuple[Tile, ...] = ()
     letter_multipliers: tuple[int, ...] = ()  # 1 where no letter premium counts (an old tile, a plain square)
 
     @property
+    def squares(self) -> tuple[tuple[int, int], ...]:
+        return self.formed.squares
+
+    @property
+    def tiles(self) -> tuple[Tile, ...]:
+        return self.formed.tiles
+
+    @property
     def breakdown(self) -> str:
-        """``Q10×2 + U1 + A1 + N1 + T1 = 24; ×2 = 48``: written when asked for, not each time a word is scored."""
+        """``Q10×2 + U1 + A1 + N1 + T1 = 24; ×2 = 48``."""
         parts = [f"{tile}{value // lm}×{lm}" if lm > 1 else f"{tile}{value}"
-                 for tile, value, lm in zip(self.tiles, self.letter_scores, self.letter_multipliers)]
+                 for tile, value, lm in zip(self.formed.tiles, self.letter_scores, self.letter_multipliers)]
         total = sum(self.letter_scores)
         text = " + ".join(parts) + f" = {total}"
         return text + f"; ×{self.word_multiplier} = {self.score}" if self.word_multiplier > 1 else text
@@ -66,12 +77,19 @@ class ScoredPlay:
         return " + ".join(parts) + f" = {self.score}"
 
 
-@functools.lru_cache(maxsize=None)
+_MULTIPLIERS: dict[int, tuple[Layout, tuple[int, ...], tuple[int, ...]]] = {}  # id(layout) -> its tables
+
+
 def _multipliers(layout: Layout) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """The layout's letter and word multipliers, one entry per square row by row (looked up once per layout)."""
-    squares = [(r, c) for r in range(layout.size) for c in range(layout.size)]
-    return (tuple(layout.letter_multiplier(r, c) for r, c in squares),
-            tuple(layout.word_multiplier(r, c) for r, c in squares))
+    """The layout's letter and word multipliers, one entry per square row by row (made once per layout; looked up
+    by identity, as hashing the layout's rows for every word would cost more than the lookup saves)."""
+    entry = _MULTIPLIERS.get(id(layout))
+    if entry is None or entry[0] is not layout:
+        squares = [(r, c) for r in range(layout.size) for c in range(layout.size)]
+        entry = (layout, tuple(layout.letter_multiplier(r, c) for r, c in squares),
+                 tuple(layout.word_multiplier(r, c) for r, c in squares))
+        _MULTIPLIERS[id(layout)] = entry
+    return entry[1], entry[2]
 
 
 def score_word(board: Board, word: FormedWord, values: dict[str, int]) -> WordScore:
@@ -89,8 +107,7 @@ def score_word(board: Board, word: FormedWord, values: dict[str, int]) -> WordSc
         letter_scores.append(face * lm)
         multipliers.append(lm)
         index += step
-    return WordScore(word.text, word.squares, sum(letter_scores) * word_mult, tuple(letter_scores), word_mult,
-                     word.tiles, tuple(multipliers))
+    return WordScore(word.text, word, sum(letter_scores) * word_mult, tuple(letter_scores), word_mult, tuple(multipliers))
 
 
 def score(board: Board, placement: Placement, rules: Rules | None = None) -> ScoredPlay:
