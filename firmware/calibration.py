@@ -9,23 +9,20 @@ most every ``every_s`` seconds (2 s) it writes two small files into the data fol
   (:func:`tilecam.vision.locate.draw_location`). The grid is the one the tracker's reader located at its last read;
   when the reader has none (its last read found no board, or the tracker has no vision reader) the frame is located
   here (:func:`tilecam.vision.locate.locate_board`), so at most once per write;
-* ``calibration.json`` — :func:`read_calibration`'s dict: ``updated`` (Unix time), ``status`` {``source``,
+* ``calibration.json`` — :func:`tilecam.core.calibration_files.read_calibration`'s dict: ``updated`` (Unix time), ``status`` {``source``,
   ``state``, ``fps``, ``tracker``, ``line``}, ``board`` {``found``, ``from`` ("reader" | "locate" | null),
   ``score``, ``corners`` (in the picture's pixels), ``problem``}, ``image`` {``width``, ``height``}, ``reading``
   (null, or {``grid`` 15 strings, ``confidence`` 15×15 (2 decimals), ``low`` [[row, col] …] below
   ``low_below``, ``low_below``, ``age_s``}).
 
-The web reads these files and never the camera (one process owns it). Files, not the SQLite store: a picture every
-2 s all evening is no game data, and an fsync'd database write for each would only wear the SD card.
+The web reads these files (through :mod:`tilecam.core.calibration_files`) and never the camera (one process owns
+it).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
 import logging
-import os
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -33,50 +30,11 @@ from typing import Any
 
 import numpy as np
 
+from tilecam.core.calibration_files import write_calibration
+
 log = logging.getLogger(__name__)
 
-JPEG_NAME = "calibration.jpg"
-JSON_NAME = "calibration.json"
 LOW_CONFIDENCE = 0.5          # a square read below this is shown as unsure on the page
-
-
-# ----------------------------------------------------------------------------------------------- files
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    """Write to a temporary file beside ``path`` and rename it over: a reader sees the old or the new, never half."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def write_calibration(data_dir: str | Path, jpeg: bytes, info: dict[str, Any]) -> None:
-    """Replace the calibration picture and its JSON (the picture first, so the JSON never describes an older one)."""
-    folder = Path(data_dir)
-    folder.mkdir(parents=True, exist_ok=True)
-    _write_atomic(folder / JPEG_NAME, jpeg)
-    _write_atomic(folder / JSON_NAME, json.dumps(info, separators=(",", ":")).encode("utf-8"))
-
-
-def read_calibration(data_dir: str | Path) -> dict[str, Any] | None:
-    """The last calibration JSON written into ``data_dir``, or None when there is none (or it cannot be read)."""
-    try:
-        return json.loads((Path(data_dir) / JSON_NAME).read_text("utf-8"))
-    except (OSError, ValueError):
-        return None
-
-
-def read_calibration_jpeg(data_dir: str | Path) -> bytes | None:
-    """The last calibration picture, or None."""
-    try:
-        return (Path(data_dir) / JPEG_NAME).read_bytes()
-    except OSError:
-        return None
 
 
 # ----------------------------------------------------------------------------------------------- taps

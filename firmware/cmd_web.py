@@ -30,6 +30,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _serve(args: argparse.Namespace) -> int:
     from tilecam.firmware.config import ConfigError, load_config
+    from tilecam.firmware.doctor import health_checks
     from tilecam.web.app import create_app
     from tilecam.web.qr import lan_ip
     from tilecam.web.server import make_server
@@ -46,7 +47,7 @@ def _serve(args: argparse.Namespace) -> int:
         print(f"tilecam serve: --port must be 0..65535, not {port}", file=sys.stderr)
         return 2
     data_dir = args.data_dir or config.data_dir
-    app = create_app({"DATA_DIR": str(data_dir)} if data_dir else None)
+    app = create_app({"HEALTH_CHECKS": health_checks, **({"DATA_DIR": str(data_dir)} if data_dir else {})})
     try:
         server = make_server(app, host=host, port=port, threads=threads)
     except (OSError, ValueError) as exc:

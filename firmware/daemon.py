@@ -31,13 +31,13 @@ from typing import Any
 from tilecam.firmware.calibration import CalibrationView, TeeSource, tap_reader
 from tilecam.firmware.config import Config
 from tilecam.firmware.loop import CaptureLoop, LoopStatus
+from tilecam.firmware.pipeline import CAMERA, record_event
 from tilecam.core.lexicons import lexicon_for_settings
 from tilecam.core.service import CommandRefused, GameService, rules_for
 from tilecam.firmware.sources import Frame, FrameSource, open_source_spec
 from tilecam.core.store import GameSettings, GameStore
 
 log = logging.getLogger(__name__)
-CAMERA = "camera"
 
 
 class StartupError(RuntimeError):
@@ -47,7 +47,7 @@ class StartupError(RuntimeError):
 class NullTracker:
     """Used when no move tracker is installed: it watches and reports nothing (it never invents a move)."""
 
-    reason = "no move tracker installed (tilecam.vision.tracker): watching only"
+    reason = "no move tracker installed (tilecam.vision.moves): watching only"
 
     def feed(self, image: Any, t: float) -> list[Any]:
         return []
@@ -64,49 +64,18 @@ def _rack_size(settings: dict[str, Any] | None) -> int:
         return 7
 
 
-class StillsTracker:
-    """One photo per turn (a clock-button rig: each photo is taken when a clock is pressed): every frame is fed,
-    each as a clock press, to the project's tracker configured for stills — an unchanged photo is a scoreless turn."""
-
-    wants_every_frame = True
-
-    def __init__(self, board_rows: list[str], tileset: str, lexicon: Any = None, rack_size: int = 7) -> None:
-        from tilecam.vision.tracker import MoveTracker, TrackerConfig
-
-        self.tracker = MoveTracker(tileset, lexicon=lexicon, board_rows=board_rows,
-                                   config=TrackerConfig.for_stills(rack_size=rack_size))
-
-    @property
-    def reader(self) -> Any:
-        return self.tracker.reader
-
-    @property
-    def status(self) -> str:
-        return self.tracker.status
-
-    def sync(self, board_rows: list[str]) -> None:
-        self.tracker.sync(board_rows)
-
-    def feed(self, image: Any, t: float) -> list[Any]:
-        self.tracker.clock(t)
-        return self.tracker.feed(image, t)
-
-
 def make_tracker(factory: str, board_rows: list[str], tileset: str, stills: bool = False, rack_size: int = 7,
                  lexicon: Any = None) -> Any:
     """The consumer named by ``module:callable`` (called with the board rows and tile set name), or the project's
-    tracker when ``factory`` is empty (for stills: :class:`StillsTracker`); :class:`NullTracker` when the vision
-    pipeline cannot load (no tile model, a broken install)."""
+    tracker when ``factory`` is empty (``tilecam.vision.moves.tracker.make_tracker``, the one factory replay and the
+    bench use too); :class:`NullTracker` when the vision pipeline cannot load (no tile model, a broken install)."""
     if factory:
         module_name, _, attr = factory.partition(":")
         module = importlib.import_module(module_name)
         return getattr(module, attr or "make_tracker")(board_rows, tileset)
-    from tilecam.vision import tracker as tracker_module
+    from tilecam.vision.moves.tracker import make_tracker as moves_tracker
 
-    if stills:
-        tracker: Any = StillsTracker(board_rows, tileset, lexicon, rack_size)
-    else:
-        tracker = tracker_module.make_tracker(board_rows, tileset, lexicon=lexicon, rack_size=rack_size)
+    tracker = moves_tracker(board_rows, tileset, lexicon=lexicon, stills=stills, rack_size=rack_size)
     try:
         tracker.reader  # load the vision pipeline and the tile model now: fail at start, not at the first move
     except (ImportError, OSError, ValueError) as exc:
@@ -242,39 +211,17 @@ class Daemon:
     def _on_events(self, events: list[Any], frame: Frame) -> None:
         service = self.service
         assert service is not None
-        snapshot: bytes | None = None
+        snapshot: list[bytes | None] = []
+
+        def jpeg() -> bytes | None:
+            if not snapshot:
+                snapshot.append(encode_snapshot(frame.full(), self.config.camera.snapshot_width,
+                                                self.config.camera.snapshot_quality))
+            return snapshot[0]
+
         for event in events:
-            kind = getattr(event, "kind", None)
             try:
-                if kind == "play":
-                    if snapshot is None:
-                        snapshot = encode_snapshot(frame.full(), self.config.camera.snapshot_width,
-                                                   self.config.camera.snapshot_quality)
-                    stored = service.play(event.placement, actor=CAMERA, snapshot_jpeg=snapshot,
-                                          player=getattr(event, "player", None),
-                                          phony=tuple(getattr(event, "phony", ()) or ()))
-                    self.say(f"tilecam: move {stored.payload['position']} {stored.payload['word']} "
-                             f"= {stored.payload.get('score')}")
-                elif kind == "amend":
-                    stored = service.amend_last_play(event.placement, actor=CAMERA,
-                                                     phony=tuple(getattr(event, "phony", ()) or ()))
-                    self.say(f"tilecam: the last move is now {stored.payload['position']} {stored.payload['word']}"
-                             f" = {stored.payload.get('score')}")
-                elif kind == "correct":
-                    row, col = event.square
-                    service.correct_tile(row, col, event.letter, actor=CAMERA)
-                    self.say(f"tilecam: {event.note}: corrected")
-                elif kind == "withdraw":
-                    service.withdraw(actor=CAMERA)
-                    self.say("tilecam: the last play was taken back")
-                elif kind == "pass":
-                    service.pass_turn(actor=CAMERA, player=getattr(event, "player", None))
-                elif kind == "exchange":
-                    count = getattr(event, "count", 0) or 0
-                    service.exchange(int(count) or 1, actor=CAMERA, player=getattr(event, "player", None))
-                else:
-                    log.info("ignoring detected event %r", event)
-                    continue
+                self.say(f"tilecam: {record_event(service, event, jpeg)}")      # the one place (firmware/pipeline)
                 self._synced_seq = max(self._synced_seq, service.store.last_seq())
             except CommandRefused as exc:
                 # The camera saw something the game does not allow (a misread, tiles moved back): say so, re-sync
@@ -385,7 +332,9 @@ class Daemon:
             self.say(f"tilecam: web scoreboard not available ({exc.name} missing)")
             return None
         data_dir = service.store.path.parent
-        app = create_app({"DATA_DIR": str(data_dir)}, service=service)
+        from tilecam.firmware.doctor import health_checks
+
+        app = create_app({"DATA_DIR": str(data_dir), "HEALTH_CHECKS": health_checks}, service=service)
         try:
             server = ServerThread(app, host=w.host, port=w.port, threads=w.threads).start()
         except OSError as exc:

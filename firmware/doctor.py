@@ -548,6 +548,11 @@ NEEDS_NATIVE_PACKAGES = ("model", "camera")
 HEALTH_CHECKS = ("python", "store", "disk", "temperature")
 
 
+def health_checks(data_dir: str | Path) -> list[dict[str, Any]]:
+    """The cheap checks (:data:`HEALTH_CHECKS`) on a data folder, as the web's ``/health`` shows them."""
+    return [c.to_dict() for c in run_checks({"data_dir": str(data_dir)}, only=HEALTH_CHECKS)]
+
+
 def run_checks(config: Any = None, only: Iterable[str] | None = None) -> list[Check]:
     """Run the checks (all, or the names in ``only``) against ``config``; never raises for what it finds.
 

@@ -9,8 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
-from tilecam.firmware.calibration import (CalibrationView, TeeSource, read_calibration, read_calibration_jpeg,
-                                          tap_reader, write_calibration)
+from tilecam.core.calibration_files import read_calibration, read_calibration_jpeg, write_calibration
+from tilecam.firmware.calibration import CalibrationView, TeeSource, tap_reader
 from tilecam.firmware.config import Config
 from tilecam.firmware.daemon import Daemon
 from tilecam.firmware.sources import frame_from_image

@@ -230,11 +230,17 @@ def test_board_svg_endpoint(client):
         assert r.status_code == 400 and r.get_json()["error"], bad
 
 
-def test_health_runs_the_doctors_cheap_checks(client):
+def test_health_runs_the_checks_it_is_given(tmp_path, service):
+    from tilecam.firmware.doctor import health_checks
+
+    client = create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "HEALTH_CHECKS": health_checks},
+                        service=service).test_client()
     body = client.get("/health").get_json()
     names = [c["name"] for c in body["checks"]]
     assert "store" in names and "web" in names and "camera" not in names
     assert body["live_streams"] == {"open": 0, "opened": 0}
+    bare = create_app({"TESTING": True, "DATA_DIR": str(tmp_path)}, service=service).test_client()
+    assert [c["name"] for c in bare.get("/health").get_json()["checks"]] == ["web"]
 
 
 # ------------------------------------------------------------------------------------------------ auth

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tilecam.firmware.calibration import write_calibration
+from tilecam.core.calibration_files import write_calibration
 from tilecam.core.service import GameService
 from tilecam.core.store import GameStore
 from tilecam.web.app import create_app

@@ -7,7 +7,6 @@ illegal play) is answered ``409`` with the service's reason; a malformed request
 
 from __future__ import annotations
 
-import importlib
 import re
 import time
 from typing import Any
@@ -155,19 +154,11 @@ def game_action(action: str):
 
 
 def health_report() -> dict[str, Any]:
-    """What ``GET /health`` answers: the deploy doctor's cheap checks when it is installed, else basic ones."""
+    """What ``GET /health`` answers: the checks the program serving the app gave (``HEALTH_CHECKS``: the device's
+    cheap doctor checks under ``run`` and ``serve``) and the game service's own."""
     started = time.perf_counter()
-    checks: list[dict[str, Any]] = []
-    try:
-        doctor = importlib.import_module("tilecam.firmware.doctor")
-    except ModuleNotFoundError:
-        doctor = None
-    if doctor is not None and hasattr(doctor, "run_checks"):
-        config = {"store": {"data_dir": current_app.config["DATA_DIR"]}}
-        only = getattr(doctor, "HEALTH_CHECKS", None)
-        results = doctor.run_checks(config, only=only) if only else doctor.run_checks(config)
-        for c in results:
-            checks.append(c.to_dict() if hasattr(c, "to_dict") else dict(c))
+    more = current_app.config.get("HEALTH_CHECKS")
+    checks: list[dict[str, Any]] = list(more(current_app.config["DATA_DIR"])) if more else []
     checks.append(data.service_check())
     streams = current_app.extensions["tilecam.streams"]
     ok = all(c.get("ok") for c in checks if c.get("essential", True))

@@ -36,6 +36,10 @@ DEFAULTS: dict[str, Any] = {
     "SESSION_COOKIE_HTTPONLY": True,
     "SESSION_COOKIE_SAMESITE": "Strict",
     "PERMANENT_SESSION_LIFETIME": dt.timedelta(days=2),
+    # More checks for /health: a function of the data folder giving dicts (name, ok, detail, fix, essential). The
+    # device and `tilecam serve` pass the doctor's cheap ones (tilecam.firmware.doctor.health_checks); the web
+    # itself knows nothing of the device.
+    "HEALTH_CHECKS": None,
 }
 
 

@@ -1,7 +1,7 @@
 """The camera calibration page: what the camera sees now, the grid vision found, the reading, the loop's status.
 
 The daemon writes the picture and its JSON into the data folder at most every 2 s
-(:mod:`tilecam.firmware.calibration`); these routes only read them — the web never opens the camera.
+(:mod:`tilecam.core.calibration_files`); these routes only read them — the web never opens the camera.
 
 - ``GET /calibrate``: the page (refreshes itself every 2 s).
 - ``GET /api/calibration``: the JSON (see docs/API.md), plus ``age_s`` (seconds since it was written) and
@@ -16,7 +16,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, url_for
 
-from tilecam.firmware.calibration import read_calibration, read_calibration_jpeg
+from tilecam.core.calibration_files import read_calibration, read_calibration_jpeg
 
 bp = Blueprint("calibrate", __name__)
 
