@@ -13,6 +13,8 @@ from pathlib import Path
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    from tilecam.engine.variants import tilesets, variants
+
     p = subparsers.add_parser("run", help="keep score from the camera and serve the scoreboard (demo without one)")
     p.add_argument("--source", default=None,
                    help="auto (default: Pi camera, else webcam, else the demo) | picamera | webcam[:N] | demo | "
@@ -27,7 +29,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--fast", action="store_true", help="play recordings as fast as they can be read")
     p.add_argument("--stills", action="store_true",
                    help="every frame is a settled photo, one per turn (e.g. a folder of a clock-button rig's photos)")
-    p.add_argument("--tiles", choices=("english", "german"), default=None, help="tile set of a new game")
+    p.add_argument("--variant", choices=[v.name for v in variants()], default=None,
+                   help="rules of a new game (the engine's registry; default from config: tournament)")
+    p.add_argument("--tiles", choices=[t.name for t in tilesets()], default=None, help="tile set of a new game")
     p.add_argument("--tracker", default=None, metavar="MODULE:CALLABLE",
                    help="a move tracker other than tilecam.vision.tracker (called with board rows and tile set)")
     p.add_argument("--max-seconds", type=float, default=None, help="stop after this many seconds")
@@ -49,6 +53,11 @@ def build_config(args: argparse.Namespace):
         config = config.replace("camera", realtime=False)
     if args.stills:
         config = config.replace("camera", stills=True)
+    if args.variant:  # the variant's own board and tile set come with it (Super Scrabble: 21x21, 200 tiles)
+        from tilecam.engine.variants import rules_for
+
+        rules = rules_for(args.variant, args.tiles)
+        config = config.replace("game", variant=args.variant, tileset=rules.tileset, layout=rules.layout)
     if args.tiles:
         config = config.replace("game", tileset=args.tiles)
     if args.port is not None:
