@@ -11,7 +11,7 @@
   move: events come only from the consumer, from frames it actually saw.
 * Every run is bounded (``max_seconds``, ``max_frames``) or stopped from another thread (:meth:`CaptureLoop.stop`).
 
-The consumer is the move tracker (``tilecam.vision.tracker``): anything with ``feed(image, t) -> list`` of detected
+The consumer is the move tracker (``tilecam.vision.moves``): anything with ``feed(image, t) -> list`` of detected
 events. A consumer that sets ``wants_every_frame = True`` is given every frame's full image instead of settled ones.
 """
 
@@ -63,8 +63,12 @@ class LoopConfig:
 
     pixel_threshold: int = 18
     motion_fraction: float = 0.002
-    settle_seconds: float = 0.8       # stillness (source time) after motion before the board is read
-    settle_frames: int = 2            # …and at least this many still frames
+    # Stillness (source time) after motion before the board is read, and at least this many still frames. Short:
+    # a hand still over the board is the tracker's to tell (squares that changed and read as covered), so the loop
+    # need not wait for it to leave; a rendered game leaves the board still for 0.8 s, a camera shake within it
+    # leaves three frames.
+    settle_seconds: float = 0.25
+    settle_frames: int = 3
     idle_fps: float = 2.0             # live sources: polls per second while nothing moves
     active_fps: float = 8.0           # …and while something moves or is settling
     retry_initial_s: float = 0.5      # first wait before reopening a failed camera
@@ -87,6 +91,7 @@ class LoopStatus:
     reconnects: int = 0
     last_error: str = ""
     stop_reason: str = ""
+    tracker: str = ""              # what the move tracker last said (settled, a hand over the board, no board found)
     started: float = field(default_factory=time.monotonic)
 
     def to_dict(self) -> dict[str, Any]:
@@ -97,6 +102,7 @@ class LoopStatus:
 
     def line(self) -> str:
         text = f"{self.state}: {self.source}, {self.frames} frames, {self.reads} reads, {self.events} events"
+        text += f"; tracker: {self.tracker}" if self.tracker else ""
         return text + (f"; last error: {self.last_error}" if self.last_error else "")
 
 
@@ -249,6 +255,8 @@ class CaptureLoop:
             self.status.last_error = f"{type(exc).__name__}: {exc}"
             log.exception("the move tracker failed on frame %d", frame.index)
             return
+        finally:
+            self.status.tracker = str(getattr(self.consumer, "status", "") or "")
         if events:
             self.status.events += len(events)
             self.on_events(list(events), frame)

@@ -155,9 +155,13 @@ def test_unreadable_frames_count_as_occluded_and_images_go_to_the_reader():
     assert tr.stats.unreadable == 1 and len(seen) == 4 and len(tr.stats.read_s) == 4
 
 
-def test_make_tracker_is_what_the_daemon_plugs_in():
-    tr = make_tracker(CAT, "english")
-    assert tr.wants_every_frame is False and tr.config.settle_readings == 1 and tr.lexicon is not None
+def test_make_tracker_is_what_the_daemon_replay_and_the_bench_plug_in():
+    words = Lexicon.from_words(["CATS"])
+    tr = make_tracker(CAT, "english", lexicon=words)
+    assert tr.wants_every_frame is False and tr.config.settle_readings == 1 and tr.lexicon is words
+    stills = make_tracker(EMPTY, "german", stills=True)
+    assert stills.wants_every_frame and stills.config.commit == "clock" and stills.lexicon is None
+    assert [e.kind for e in stills.feed(Reading.from_rows(EMPTY), 0.0)] == ["pass"]   # each still is a turn
     assert tr.board.rows() == CAT
     events = tr.feed(Reading.from_rows(rows_with(("8K", "S"), base=CAT)), 0.0)
     assert events[0].kind == "play" and events[0].placement == Placement.from_gcg("8H", "...S")

@@ -123,7 +123,7 @@ def replay_frames(frames: Any, tracker: MoveTracker, recorder: GameRecorder, *, 
                 for event in tracker.external(ext.kind, t, ext.player, ext.count):
                     recorder.apply(event)
                 scoreless_here = True
-        if stills:
+        if stills and not tracker.config.stills:
             tracker.clock(t)
         for event in tracker.feed(frame, t):
             if stills and scoreless_here and event.kind == "pass":

@@ -73,6 +73,7 @@ class TrackerConfig:
     resolve: ResolvePolicy = field(default_factory=ResolvePolicy)
     rotations: bool = True
     wants_every_frame: bool = False
+    stills: bool = False               # every frame is a turn of its own: a clock press comes with it (given all)
     unsure_squares: int = 6            # this many squares read below ``unsure_below`` count as something over the
     unsure_below: float = 0.5          # board (a hand the reader did not flag): no settle; 0 = never
     occlusion_blocks: bool = True      # an occluded square stops the settle (False: it only counts as unchanged)
@@ -84,7 +85,7 @@ class TrackerConfig:
         """One photo per turn, each already a settled board (a clock-button rig): every photo is looked at as it is;
         an occluded square in one (a glare) is taken as unchanged, and so are up to two committed tiles read empty
         away from the new ones (waiting for a later photo to show them again would stall the game)."""
-        base = {"settle_readings": 1, "commit": "clock", "unsure_squares": 0, "occlusion_blocks": False,
+        base = {"settle_readings": 1, "commit": "clock", "unsure_squares": 0, "occlusion_blocks": False, "stills": True,
                 "resolve": ResolvePolicy(tolerate_missing=2, rack_size=rack_size)}
         return cls(**{**base, **changes})
 
@@ -147,7 +148,7 @@ class MoveTracker:
 
     @property
     def wants_every_frame(self) -> bool:
-        return self.config.wants_every_frame
+        return self.config.wants_every_frame or self.config.stills
 
     # ------------------------------------------------------------------------------------------ outside world
 
@@ -187,6 +188,8 @@ class MoveTracker:
         pixels changed since the last settle are believed anew (:mod:`tilecam.vision.moves.belief`)."""
         t0 = time.perf_counter()
         self.stats.frames += 1
+        if self.config.stills:
+            self.clock(t)
         look = None
         reading = self._read(frame)
         if isinstance(frame, np.ndarray):
@@ -418,13 +421,20 @@ class MoveTracker:
 DOUBTED = 0.5             # a tile committed with its letter's probability under this is corrected on one clear read
 
 
-def make_tracker(board_rows: Sequence[str], tileset: str, *, lexicon: Any = None,
-                 commit: str = "settle", rack_size: int = 7) -> MoveTracker:
-    """The daemon's tracker: fed by the capture loop, which has already waited for the board to be still, so one
-    unoccluded reading is a settled board. ``rack_size``: the rules' (9 in the nine-tile variant)."""
-    if lexicon is None and tileset == "english":
-        from tilecam.engine.lexicon import Lexicon
+def device_config(*, stills: bool = False, commit: str | None = None, rack_size: int = 7) -> TrackerConfig:
+    """The one tracker configuration of the device, ``tilecam replay`` and ``tilecam bench moves``: fed by the
+    capture loop, which has waited for the board to be still, so one reading is a settled board; ``stills``: one
+    photo per turn (a clock-button rig), each looked at as it is. ``rack_size``: the rules' (9 in the nine-tile
+    variant); ``commit``: ``settle``, or ``clock`` (tournament style; the default for stills)."""
+    if stills:
+        return TrackerConfig.for_stills(rack_size, commit=commit or "clock")
+    return TrackerConfig(settle_readings=1, commit=commit or "settle", resolve=ResolvePolicy(rack_size=rack_size))
 
-        lexicon = Lexicon.load()          # the bundled word list: it resolves doubtful letters and names blanks
-    config = TrackerConfig(settle_readings=1, commit=commit, resolve=ResolvePolicy(rack_size=rack_size))
-    return MoveTracker(tileset, lexicon=lexicon, board_rows=board_rows, config=config)
+
+def make_tracker(board_rows: Sequence[str], tileset: str, *, lexicon: Any = None, stills: bool = False,
+                 commit: str | None = None, rack_size: int = 7, reader: Reader | None = None) -> MoveTracker:
+    """The one tracker factory (the daemon, replay, the bench): :func:`device_config` over the game's board.
+    ``lexicon``: the game's word list (it resolves doubtful letters, names blanks and tells phonies; the game core
+    decides which, ``tilecam.core.lexicons``); ``reader``: None = the vision pipeline."""
+    config = device_config(stills=stills, commit=commit, rack_size=rack_size)
+    return MoveTracker(tileset, lexicon=lexicon, reader=reader, board_rows=board_rows, config=config)
