@@ -34,12 +34,23 @@ from typing import Callable
 
 from .board import Board
 from .coords import format_coord, parse_coord
-from .errors import CoordinateError, EngineError, GcgReplayError, GcgSyntaxError
+from .errors import CoordinateError, DataFileError, EngineError, GcgReplayError, GcgSyntaxError
 from .game import Event, Game
+from .gcg_names import pragmas_for, rules_from_pragmas, tileset_name, tileset_of
 from .move import Placement
 from .rules import Rules
+from .tiles import TileSet
 
 ORIENTATIONS = ("standard", "lettered-rows")
+# The rack field of a pass or an exchange whose rack nobody saw: macondo's patterns need a field there, and "-"
+# claims no tile (a "?" would claim a blank).
+UNSEEN_RACK = "-"
+# The game note written when some rack was not seen; read back, it turns the racks written in its stead (the tiles
+# played, "-") into unknown racks again, so that reading the text gives the same game.
+RACKS_UNSEEN_NOTE = ("racks: the camera sees the board only; a play's rack field holds just the tiles played, "
+                     f"{UNSEEN_RACK} stands for a rack not seen")
+# Pragmas that describe the text rather than the game: not compared when two records are asked to be the same game.
+_TEXT_PRAGMAS = ("character-encoding",)
 _COORD = re.compile(r"^(\d{1,2}[A-Za-z]|[A-Za-z]\d{1,2})$")
 _INT = re.compile(r"^[+-]?\d+$")
 _PLAYER = re.compile(r"^player(\d+)$")
@@ -67,9 +78,18 @@ class GcgGame:
     event_lines: list[tuple[int, str]] = field(default_factory=list)
     orientation: str = "standard"
 
-    def __eq__(self, other: object) -> bool:  # the same game, wherever its lines stood
-        return (isinstance(other, GcgGame) and self.players == other.players and self.pragmas == other.pragmas
-                and self.events == other.events)
+    def __eq__(self, other: object) -> bool:  # the same game, wherever its lines stood and however encoded
+        def game_pragmas(g: GcgGame) -> dict[str, str]:
+            return {k: v for k, v in g.pragmas.items() if k not in _TEXT_PRAGMAS}
+
+        return (isinstance(other, GcgGame) and self.players == other.players
+                and game_pragmas(self) == game_pragmas(other) and self.events == other.events)
+
+    def rules(self, **changes) -> Rules:
+        """The rules the record's pragmas name (``#game-type``, ``#tile-distribution``, ``#board-layout``; the tile
+        set guessed from the letters without a ``#tile-distribution``), with ``changes`` laid over them."""
+        guess = None if "tile-distribution" in self.pragmas else self.guess_tileset()
+        return rules_from_pragmas(self.pragmas, guess, **changes)
 
     # --- replay -----------------------------------------------------------------------------------------------
     def replay(self, rules: Rules | None = None, lexicon=None,
@@ -116,7 +136,10 @@ class GcgGame:
         return GcgGame(list(self.players), dict(self.pragmas), events, list(self.event_lines), self.orientation)
 
     def guess_tileset(self) -> str:
-        """``"german"`` when the record uses Ä, Ö or Ü or names a German lexicon, else ``"english"``."""
+        """The tile set ``#tile-distribution`` names; else ``"german"`` when the record uses Ä, Ö or Ü or names a
+        German lexicon, else ``"english"``."""
+        if "tile-distribution" in self.pragmas:
+            return tileset_name(self.pragmas["tile-distribution"])
         lexicon = self.pragmas.get("lexicon", "").upper()
         if lexicon.startswith(("GERMAN", "DEUTSCH", "D25", "DE")):
             return "german"
@@ -133,8 +156,18 @@ class GcgGame:
 
     @classmethod
     def from_game(cls, game: Game, pragmas: dict[str, str] | None = None) -> "GcgGame":
+        """A game as a record, with the pragmas that name its rules for other programs (:mod:`.gcg_names`) and
+        its lexicon's name where the game is not standard English; ``pragmas`` given are laid over them (a note
+        given is added after the rules' note)."""
         players = [GcgPlayer(name.replace(" ", "_") or f"player{i + 1}", name) for i, name in enumerate(game.players)]
-        return cls(players, dict(pragmas or {}), game.history, [(0, "")] * len(game.history))
+        named = pragmas_for(game.rules)
+        source = getattr(game.lexicon, "source", "")
+        if named and source:
+            named["lexicon"] = Path(source).stem
+        given = dict(pragmas or {})
+        if "note" in named and "note" in given:
+            given["note"] = f"{named['note']}\n{given['note']}"
+        return cls(players, {**named, **given}, game.history, [(0, "")] * len(game.history))
 
 
 def replay_event(game: Game, ev: Event) -> None:
@@ -271,6 +304,8 @@ def parse_gcg(text: str | bytes, orientation: str | None = None) -> tuple[GcgGam
                         raise GcgSyntaxError(line_no, f"players must be numbered 1..n, got {numbers}")
                     game.players = [players[k] for k in numbers]
                     nick_index = {p.nick: i for i, p in enumerate(game.players)}
+                if "[" in line:  # multi-letter tiles ([CH]) in the set's one-character symbols
+                    line = _encoded(game, line, line_no)
                 game.events.append(_read_event(line, line_no, nick_index, game.orientation == "lettered-rows"))
                 game.event_lines.append((line_no, line))
             else:
@@ -279,6 +314,7 @@ def parse_gcg(text: str | bytes, orientation: str | None = None) -> tuple[GcgGam
             problems.append(exc)
     if not game.players and players:
         game.players = [players[k] for k in sorted(players)]
+    _forget_unseen_racks(game)
     if not problems and len(game.players) < 2:
         problems.append(GcgSyntaxError(1, "a game needs at least two #player pragmas"))
     return game, problems
@@ -313,8 +349,44 @@ def _read_pragma(game: GcgGame, line: str, line_no: int, players: dict[int, GcgP
             raise GcgSyntaxError(line_no, "#orientation after the first event")
         if orientation is None:
             game.orientation = value
+    elif name == "tile" and "tile" in game.pragmas:  # one line per multi-letter tile
+        game.pragmas["tile"] += "\n" + value
     else:
         game.pragmas[name] = value
+
+
+def _encoded(game: GcgGame, line: str, line_no: int) -> str:
+    """An event line with ``[CH]``-style tiles in the symbols of the tile set ``#tile-distribution`` names."""
+    try:
+        tiles = tileset_of(game.pragmas)
+        if tiles is None:
+            raise GcgSyntaxError(line_no, "a tile in brackets ([CH]) needs a #tile-distribution pragma naming its set")
+        head, colon, rest = line.partition(":")
+        return head + colon + tiles.encode(rest)
+    except (GcgSyntaxError, DataFileError) as exc:
+        raise GcgSyntaxError(line_no, getattr(exc, "message", str(exc))) from None
+
+
+def _played_tiles(word: str) -> str:
+    """The tiles a GCG word took from the rack: every square but the played-through ones, blanks as ``?``."""
+    return "".join("?" if ch.islower() else ch for ch in word if ch != ".")
+
+
+def _forget_unseen_racks(game: GcgGame) -> None:
+    """Undo what writing does for racks not seen (see ``RACKS_UNSEEN_NOTE``): read back, they are unknown again."""
+    notes = game.pragmas.get("note", "").split("\n")
+    if RACKS_UNSEEN_NOTE not in notes:
+        return
+    notes.remove(RACKS_UNSEEN_NOTE)
+    if any(notes):
+        game.pragmas["note"] = "\n".join(notes)
+    else:
+        del game.pragmas["note"]
+    for i, ev in enumerate(game.events):
+        if ev.kind in ("play", "withdraw") and ev.rack == _played_tiles(ev.word):
+            game.events[i] = replace(ev, rack="")
+        elif ev.kind == "exchange" and ev.rack == ev.letters:
+            game.events[i] = replace(ev, rack="")
 
 
 def _read_event(line: str, line_no: int, nick_index: dict[str, int], lettered_rows: bool) -> Event:
@@ -340,6 +412,8 @@ def _read_event(line: str, line_no: int, nick_index: dict[str, int], lettered_ro
             raise GcgSyntaxError(line_no, f"too many fields before the score: {' '.join(middle)!r}")
         if len(middle) == expected_len:
             rack = middle[0]
+            if rack == UNSEEN_RACK:
+                return ""
             if not _is_letters(rack):
                 raise GcgSyntaxError(line_no, f"rack {rack!r} holds characters that are not tiles")
             return rack
@@ -381,49 +455,62 @@ def _read_event(line: str, line_no: int, nick_index: dict[str, int], lettered_ro
 
 # --- writing ------------------------------------------------------------------------------------------------------
 def write_gcg(game: GcgGame | Game, orientation: str | None = None) -> str:
-    """The game as GCG text (``\\n`` line ends). Reading it back gives the same game (``lose_turn`` events, which
-    GCG cannot say, are written as passes)."""
+    """The game as GCG text (``\\n`` line ends) that the reference parser (macondo/Woogles) reads line by line:
+    ``#character-encoding UTF-8`` first when the text is not ASCII, a rack field on every event (what is known of
+    a rack nobody saw, with ``RACKS_UNSEEN_NOTE`` saying so), multi-letter tiles as ``[CH]``. Reading it back gives
+    the same game (``lose_turn`` events, which GCG cannot say, are written as passes)."""
     gcg = game if isinstance(game, GcgGame) else GcgGame.from_game(game)
     orientation = orientation or gcg.orientation
     lettered = orientation == "lettered-rows"
-    out: list[str] = []
-    pragmas = dict(gcg.pragmas)
-    if "character-encoding" in pragmas:
-        out.append(f"#character-encoding {pragmas.pop('character-encoding')}")
-    for i, p in enumerate(gcg.players, 1):
-        out.append(f"#player{i} {p.nick} {p.name}")
+    pragmas = {k: v for k, v in gcg.pragmas.items() if k not in _TEXT_PRAGMAS}
+    tiles = tileset_of(pragmas)
+    spelled = tiles.decode if tiles is not None and tiles.multi_letter else None
+    events: list[str] = []
+    unseen = False
+    for ev in gcg.events:
+        line, guessed = _event_line(gcg.players[ev.player].nick, ev, lettered, spelled)
+        unseen = unseen or guessed
+        events.append(line)
+        if ev.note:
+            events.extend(f"#note {part}".rstrip() for part in ev.note.split("\n"))
+    out = [f"#player{i} {p.nick} {p.name}" for i, p in enumerate(gcg.players, 1)]
     if lettered:
         out.append("#orientation lettered-rows")
     game_note = pragmas.pop("note", None)
     for name, value in pragmas.items():
-        out.append(f"#{name} {value}".rstrip())
-    if game_note is not None:
-        out.extend(f"#note {part}".rstrip() for part in game_note.split("\n"))
-    for ev in gcg.events:
-        out.append(_event_line(gcg.players[ev.player].nick, ev, lettered))
-        if ev.note:
-            out.extend(f"#note {part}".rstrip() for part in ev.note.split("\n"))
-    return "\n".join(out) + "\n"
+        out.extend(f"#{name} {part}".rstrip() for part in value.split("\n"))
+    notes = ([] if game_note is None else game_note.split("\n")) + ([RACKS_UNSEEN_NOTE] if unseen else [])
+    out.extend(f"#note {part}".rstrip() for part in notes)
+    text = "\n".join(out + events) + "\n"
+    return text if text.isascii() else "#character-encoding UTF-8\n" + text
 
 
-def _event_line(nick: str, ev: Event, lettered: bool) -> str:
-    rack = ev.rack
+def _event_line(nick: str, ev: Event, lettered: bool, spelled: Callable[[str], str] | None) -> tuple[str, bool]:
+    """One event as a GCG line, and whether its rack field holds a stand-in for a rack nobody saw."""
+    rack, points = ev.rack, f"{ev.score:+d}"
     if ev.kind == "play":
         row, col, across = parse_coord(ev.position)
         move = f"{format_coord(row, col, across, lettered_rows=lettered)} {ev.word}"
+        rack = rack or _played_tiles(ev.word)
     elif ev.kind in ("pass", "lose_turn"):
         move = "-"
+        rack = rack or UNSEEN_RACK
     elif ev.kind == "exchange":
         move = f"-{ev.letters}" if ev.letters else f"-{ev.count}"
+        rack = rack or ev.letters or UNSEEN_RACK
     elif ev.kind == "withdraw":
-        move = "--"
+        move, points = "--", f"-{abs(ev.score)}"
+        rack = rack or _played_tiles(ev.word)
     elif ev.kind == "challenge_bonus":
-        move = "(challenge)"
+        move = "(challenge)"  # an empty rack field stays empty: two spaces, as the parser's pattern allows
     elif ev.kind == "time_penalty":
-        move = "(time)"
+        move, points = "(time)", f"-{abs(ev.score)}"
     elif ev.kind == "end_penalty":
-        rack, move = ev.letters, f"({ev.letters})"
-    else:  # end_rack
-        move = f"({ev.letters})"
-    fields_ = [f">{nick}:"] + ([rack] if rack else []) + [move, f"{ev.score:+d}", str(ev.total)]
-    return " ".join(fields_)
+        rack, move, points = ev.letters, f"({ev.letters})", f"-{abs(ev.score)}"
+    else:  # end_rack: no rack field
+        move, rack = f"({ev.letters})", None
+    guessed = rack is not None and rack != ev.rack and ev.kind not in ("end_penalty",)
+    if spelled is not None:
+        move, rack = spelled(move), None if rack is None else spelled(rack)
+    fields_ = [f">{nick}:"] + ([] if rack is None else [rack]) + [move, points, str(ev.total)]
+    return " ".join(fields_), guessed
