@@ -46,11 +46,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--commit", choices=("settle", "clock"), default=None,
                    help="commit on a settled board, or only at clock presses (default: clock when the events "
                         "file has clock presses)")
-    p.add_argument("--settle", type=int, default=3, help="agreeing readings that make a settled board (video)")
-    p.add_argument("--fps", type=float, default=10.0, help="frame rate of a folder of frames (for times)")
-    p.add_argument("--read-every-frame", action="store_true",
-                   help="read every frame (default: frames that move are skipped, unchanged ones reuse the last "
-                        "reading, as the capture loop does)")
+    p.add_argument("--fps", type=float, default=10.0,
+                   help="frame rate of a folder of frames (the capture loop's stillness is measured in it)")
     p.add_argument("--lettered-rows", action="store_true", help="write ScrabScrap's transposed coordinates")
     p.add_argument("--model", default=None, help="tile model (default models/tiles.onnx)")
     p.set_defaults(func=_replay)
@@ -151,24 +148,26 @@ def load_lexicon(spec: str | None, tiles: str) -> Any:
 
 
 def _replay(args: argparse.Namespace) -> int:
+    """The recording through the device's one path (``firmware/pipeline.py``: capture loop → the one tracker →
+    game service → a temporary store), then the stored game written as GCG."""
+    import tempfile
+
+    from tilecam.core.service import GameService
+    from tilecam.core.store import GameSettings, GameStore
     from tilecam.engine.gcg import write_gcg
-    from tilecam.engine.rules import Rules
+    from tilecam.firmware.pipeline import run_recording
+    from tilecam.firmware.sources import FolderSource, SourceError, VideoFileSource
     from tilecam.vision.moves import reader as reader_module
-    from tilecam.vision.moves.replay import GameRecorder, replay_frames
-    from tilecam.vision.moves.tracker import MoveTracker, TrackerConfig
+    from tilecam.vision.moves.tracker import make_tracker
 
     default_reader = reader_module.default_reader      # looked up at call time (tests put a stand-in there)
-    source = Path(args.source)
+    source_path = Path(args.source)
     try:
         externals = parse_events(Path(args.events).read_text(encoding="utf-8")) if args.events else []
     except (OSError, EventsFileError) as exc:
         print(f"tilecam replay: {exc}", file=sys.stderr)
         return 2
     commit = args.commit or ("clock" if args.stills or any(e.kind == "clock" for e in externals) else "settle")
-    if args.stills:
-        config = TrackerConfig.for_stills(commit=commit)
-    else:
-        config = TrackerConfig(settle_readings=max(1, args.settle), commit=commit)
     players = [p.strip() for p in args.players.split(",") if p.strip()] or ["Player1", "Player2"]
     if len(players) < 2:
         players.append(f"Player{len(players) + 1}")
@@ -182,31 +181,36 @@ def _replay(args: argparse.Namespace) -> int:
     except (ImportError, OSError, ValueError) as exc:
         print(f"tilecam replay: the vision reader is not available: {exc}", file=sys.stderr)
         return 2
-    tracker = MoveTracker(args.tiles, lexicon=lexicon, reader=reader, config=config)
-    recorder = GameRecorder(players, Rules(tileset=args.tiles, max_scoreless_turns=None))
+    source = (FolderSource(source_path, fps=args.fps) if source_path.is_dir()
+              else VideoFileSource(source_path, fps=None))
     started = time.monotonic()
-
-    def progress(n: int) -> None:
-        if n % 25 == 0:
-            print(f"  … {n} frames, {len(recorder.game.history)} events", file=sys.stderr)
-
-    try:
-        frames = replay_frames(iter_frames(source, args.fps), tracker, recorder, stills=args.stills,
-                               externals=externals, progress=progress)
-    except ReplaySourceError as exc:
-        print(f"tilecam replay: {exc}", file=sys.stderr)
-        return 2
-    game = recorder.game
+    with tempfile.TemporaryDirectory(prefix="tilecam-replay-") as tmp:
+        store = GameStore(Path(tmp) / "games.sqlite")
+        try:
+            service = GameService(store, lexicon=lexicon)
+            service.new_game(players, GameSettings(tileset=args.tiles, lexicon=args.lexicon or "enable1"),
+                             actor="replay")
+            tracker = make_tracker(service.state()["board"], args.tiles, lexicon=lexicon, stills=args.stills,
+                                   commit=commit, reader=reader)
+            try:
+                report = run_recording(source, tracker, service, externals=externals)
+            except SourceError as exc:
+                print(f"tilecam replay: {exc}", file=sys.stderr)
+                return 2
+            game, moves = service.game, service.moves()
+        finally:
+            store.close()
     Path(args.gcg).write_text(write_gcg(game, orientation="lettered-rows" if args.lettered_rows else None),
                               encoding="utf-8")
-    print(summary(recorder, frames, time.monotonic() - started, args.gcg))
+    print(summary(game, moves, report, time.monotonic() - started, args.gcg))
     return 0
 
 
-def summary(recorder: Any, frames: int, seconds: float, out: str) -> str:
-    """The reconstructed game as a few lines for the terminal."""
-    game = recorder.game
-    lines = [f"{frames} frames in {seconds:.1f} s → {len(game.history)} events, written to {out}"]
+def summary(game: Any, moves: Any, report: Any, seconds: float, out: str) -> str:
+    """The rebuilt game as a few lines for the terminal: the run's counts (and why nothing settled, if so), each
+    move with its flags, the final scores, the events the game refused."""
+    lines = [f"{report.line()} in {seconds:.1f} s → {len(game.history)} events, written to {out}"]
+    flags = {m.index: m.flags for m in moves}
     for i, ev in enumerate(game.history):
         who = game.players[ev.player]
         if ev.kind == "play":
@@ -215,11 +219,10 @@ def summary(recorder: Any, frames: int, seconds: float, out: str) -> str:
             what = f"-- (withdrawn {ev.position} {ev.word})"
         else:
             what = ev.kind
-        flag = f"   [{recorder.flags[i]}]" if i in recorder.flags else ""
+        flag = f"   [{', '.join(flags[i])}]" if flags.get(i) else ""
         lines.append(f"  {i + 1:3d}. {who:<10} {what:<28} {ev.score:+4d} {ev.total:5d}{flag}")
     lines.append("  final: " + ", ".join(f"{p} {s}" for p, s in zip(game.players, game.scores)))
-    for problem in recorder.problems:
-        lines.append(f"  not recorded: {problem}")
+    lines += [f"  not recorded: {why}" for why in report.refused]
     return "\n".join(lines)
 
 

@@ -12,7 +12,8 @@
 * Every run is bounded (``max_seconds``, ``max_frames``) or stopped from another thread (:meth:`CaptureLoop.stop`).
 
 The consumer is the move tracker (``tilecam.vision.moves``): anything with ``feed(image, t) -> list`` of detected
-events. A consumer that sets ``wants_every_frame = True`` is given every frame's full image instead of settled ones.
+events. A consumer that sets ``wants_every_frame = True`` is given every frame's full image instead of settled ones;
+one whose ``wants_another_read`` is true after a frame (it found no board in it) is given the next frame too.
 """
 
 from __future__ import annotations
@@ -227,7 +228,8 @@ class CaptureLoop:
                 if every_frame or need_read or settled or forced:
                     self._read_requested.clear()
                     self._feed(frame)
-                    need_read = False
+                    # a consumer that could not use the frame (no board found in it) is given the next one too
+                    need_read = bool(getattr(self.consumer, "wants_another_read", False))
                     if settled or forced:
                         moving, still_frames = False, 0
                         self._set_state(WATCHING)

@@ -113,7 +113,8 @@ def test_replay_command_end_to_end_with_a_stand_in_reader(tmp_path, monkeypatch,
 
     monkeypatch.setattr(reader_module, "default_reader", fake_reader)
     events = tmp_path / "events.jsonl"
-    events.write_text(json.dumps({"frame": 5, "event": "exchange", "player": 0, "count": 2}) + "\n")
+    # the game checks whose turn it is: after the withdrawal, Player2's
+    events.write_text(json.dumps({"frame": 5, "event": "exchange", "player": 1, "count": 2}) + "\n")
     out = tmp_path / "game.gcg"
     status = cli.main(["replay", str(frames), "--gcg", str(out), "--stills", "--lexicon", "none",
                        "--events", str(events)])
@@ -123,6 +124,25 @@ def test_replay_command_end_to_end_with_a_stand_in_reader(tmp_path, monkeypatch,
     assert [(e.kind, e.position, e.word) for e in game.events] == [
         ("pass", "", ""), ("play", "8H", "CAT"), ("play", "H8", ".O"), ("withdraw", "", ""), ("exchange", "", "")]
     assert "CAT" in capsys.readouterr().out
+
+
+def test_replay_says_why_nothing_was_recorded(tmp_path, monkeypatch, capsys):
+    """Frames in which no board is found: the summary counts them with the reader's reason, never silence."""
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    for i in (1, 2, 3):
+        cv2.imwrite(str(frames / f"image-{i}.png"), _coded_image(i))
+
+    def no_board(_tileset, model=None):
+        def read(image):
+            raise ValueError("no board found: too few grid lines")
+        return read
+
+    monkeypatch.setattr(reader_module, "default_reader", no_board)
+    assert cli.main(["replay", str(frames), "--gcg", str(tmp_path / "o.gcg"), "--lexicon", "none"]) == 0
+    out = capsys.readouterr().out
+    assert "3 frames without a board found (no board found: too few grid lines ×3)" in out
+    assert "the board never settled (tracker: unreadable" in out
 
 
 def test_replay_command_rejects_a_bad_events_file(tmp_path, capsys):

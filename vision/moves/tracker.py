@@ -139,6 +139,7 @@ class MoveTracker:
         self._settled_handled = True       # the current settled board has been looked at
         self._clock: list[tuple[float, int | None]] = []
         self._raw: Any = None              # the reader's own result for the last frame (its rectified image)
+        self._why_unreadable = "no board found in the frame"
         self.memory = BoardMemory()
         self._misread: dict[tuple[int, int], tuple[str, int]] = {}   # square -> (letter read since, settles seen)
         self._bare: set[tuple[int, int]] = set()    # squares judged empty though read as a blank tile (see below)
@@ -149,6 +150,11 @@ class MoveTracker:
     @property
     def wants_every_frame(self) -> bool:
         return self.config.wants_every_frame or self.config.stills
+
+    @property
+    def wants_another_read(self) -> bool:
+        """The last image showed no board (the capture loop then reads the next still frame too)."""
+        return self._raw is None and self.status.startswith("unreadable")
 
     # ------------------------------------------------------------------------------------------ outside world
 
@@ -218,8 +224,10 @@ class MoveTracker:
             raise
         except self._unreadable as exc:          # no board found: a head over it, the board off the picture
             log.debug("unreadable frame: %s", exc)
+            why = str(exc)[:80]
             self.stats.unreadable += 1
-            self.stats.unreadable_why[str(exc)[:80]] = self.stats.unreadable_why.get(str(exc)[:80], 0) + 1
+            self.stats.unreadable_why[why] = self.stats.unreadable_why.get(why, 0) + 1
+            self._why_unreadable = why
             return None
 
     def _committed_reading(self) -> Reading:
@@ -237,7 +245,7 @@ class MoveTracker:
     def _track(self, reading: Reading | None, t: float, look: Look | None = None) -> list[DetectedEvent]:
         if reading is None:
             self._interrupted()
-            self.status = "unreadable: no board found in the frame"
+            self.status = f"unreadable: {self._why_unreadable} ({self.stats.unreadable} frames so far)"
             return []
         if self.config.occlusion_blocks and (reading.any_occluded or self._looks_covered(reading, look)):
             self.stats.occluded += 1
