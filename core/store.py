@@ -230,6 +230,15 @@ def default_path() -> Path:
     return Path(platformdirs.user_data_dir("tilecam", appauthor=False)) / DB_FILENAME
 
 
+#: The largest integer SQLite stores: an id, index or sequence number beyond it names nothing (and SQLite would
+#: raise OverflowError on it).
+SQLITE_MAX_INT = 2**63 - 1
+
+
+def _fits(*numbers: int) -> bool:
+    return all(-SQLITE_MAX_INT - 1 <= n <= SQLITE_MAX_INT for n in numbers)
+
+
 # --------------------------------------------------------------------------------------------------- the store
 
 
@@ -400,6 +409,8 @@ class GameStore:
 
     def events(self, game_id: int | None = None, *, after_seq: int = 0, limit: int | None = None) -> list[StoredEvent]:
         """Events with ``seq > after_seq`` in seq order, of one game or of all games."""
+        if not _fits(after_seq, 0 if game_id is None else game_id):
+            return []
         sql = "SELECT * FROM events WHERE seq > ?"
         args: list[Any] = [after_seq]
         if game_id is not None:
@@ -412,6 +423,8 @@ class GameStore:
         return [_event(row) for row in self._conn().execute(sql, args)]
 
     def game(self, game_id: int) -> GameRecord:
+        if not _fits(game_id):
+            raise UnknownGame(f"no game {game_id} in {self.path}")
         conn = self._conn()
         row = conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
@@ -435,6 +448,8 @@ class GameStore:
         return found[0] if found else None
 
     def moves(self, game_id: int) -> list[MoveRecord]:
+        if not _fits(game_id):
+            return []
         rows = self._conn().execute("SELECT * FROM moves WHERE game_id = ? ORDER BY idx", (game_id,)).fetchall()
         return [MoveRecord(index=r["idx"], player=r["player"], kind=r["kind"], position=r["position"], word=r["word"],
                            words=tuple(json.loads(r["words"])), score=r["score"], cumulative=r["cumulative"],
@@ -442,6 +457,8 @@ class GameStore:
 
     def snapshot(self, game_id: int, move_index: int) -> bytes | None:
         """The newest JPEG stored for that move of that game, or None."""
+        if not _fits(game_id, move_index):
+            return None
         row = self._conn().execute(
             "SELECT jpeg FROM snapshots WHERE game_id = ? AND move_idx = ? ORDER BY seq DESC LIMIT 1",
             (game_id, move_index)).fetchone()
@@ -449,6 +466,8 @@ class GameStore:
 
     def snapshot_at(self, seq: int) -> bytes | None:
         """The JPEG stored with event ``seq``, or None."""
+        if not _fits(seq):
+            return None
         row = self._conn().execute("SELECT jpeg FROM snapshots WHERE seq = ?", (seq,)).fetchone()
         return bytes(row[0]) if row else None
 

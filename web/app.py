@@ -17,7 +17,7 @@ from typing import Any
 from flask import Flask, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
-from tilecam.web import api, auth, calibrate, review, scoreboard, sse
+from tilecam.web import api, auth, calibrate, openapi, review, scoreboard, sse
 from tilecam.web.live import LiveState
 
 DEFAULTS: dict[str, Any] = {
@@ -131,7 +131,7 @@ def create_app(config: dict | None = None, service: Any = None) -> Flask:
     app.extensions["tilecam.pin_limiter"] = auth.FailureLimiter()
     app.extensions["tilecam.imports"] = review.ImportedGames()
 
-    for blueprint in (auth.bp, api.bp, sse.bp, scoreboard.bp, review.bp, calibrate.bp):
+    for blueprint in (auth.bp, api.bp, openapi.bp, sse.bp, scoreboard.bp, review.bp, calibrate.bp):
         app.register_blueprint(blueprint)
     app.register_error_handler(HTTPException, _handle_http_error)
 
