@@ -150,12 +150,8 @@ def load_lexicon(spec: str | None, tiles: str) -> Any:
 def _replay(args: argparse.Namespace) -> int:
     """The recording through the device's one path (``firmware/pipeline.py``: capture loop → the one tracker →
     game service → a temporary store), then the stored game written as GCG."""
-    import tempfile
-
-    from tilecam.core.service import GameService
-    from tilecam.core.store import GameSettings, GameStore
     from tilecam.engine.gcg import write_gcg
-    from tilecam.firmware.pipeline import run_recording
+    from tilecam.firmware.pipeline import run_recording, temporary_game
     from tilecam.firmware.sources import FolderSource, SourceError, VideoFileSource
     from tilecam.vision.moves import reader as reader_module
     from tilecam.vision.moves.tracker import make_tracker
@@ -184,22 +180,15 @@ def _replay(args: argparse.Namespace) -> int:
     source = (FolderSource(source_path, fps=args.fps) if source_path.is_dir()
               else VideoFileSource(source_path, fps=None))
     started = time.monotonic()
-    with tempfile.TemporaryDirectory(prefix="tilecam-replay-") as tmp:
-        store = GameStore(Path(tmp) / "games.sqlite")
+    with temporary_game(players, args.tiles, lexicon, args.lexicon or "enable1") as service:
+        tracker = make_tracker(service.state()["board"], args.tiles, lexicon=lexicon, stills=args.stills,
+                               commit=commit, reader=reader)
         try:
-            service = GameService(store, lexicon=lexicon)
-            service.new_game(players, GameSettings(tileset=args.tiles, lexicon=args.lexicon or "enable1"),
-                             actor="replay")
-            tracker = make_tracker(service.state()["board"], args.tiles, lexicon=lexicon, stills=args.stills,
-                                   commit=commit, reader=reader)
-            try:
-                report = run_recording(source, tracker, service, externals=externals)
-            except SourceError as exc:
-                print(f"tilecam replay: {exc}", file=sys.stderr)
-                return 2
-            game, moves = service.game, service.moves()
-        finally:
-            store.close()
+            report = run_recording(source, tracker, service, externals=externals)
+        except SourceError as exc:
+            print(f"tilecam replay: {exc}", file=sys.stderr)
+            return 2
+        game, moves = service.game, service.moves()
     Path(args.gcg).write_text(write_gcg(game, orientation="lettered-rows" if args.lettered_rows else None),
                               encoding="utf-8")
     print(summary(game, moves, report, time.monotonic() - started, args.gcg))

@@ -9,13 +9,19 @@ happened — frames, reads, boards settled, and when nothing settled, why (frame
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import tempfile
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from tilecam.core.service import CommandRefused, GameService
+from tilecam.core.store import GameSettings, GameStore
 from tilecam.firmware.loop import CaptureLoop, LoopConfig, LoopStatus
-from tilecam.firmware.sources import Frame, FrameSource
+from tilecam.firmware.sources import EndOfStream, Frame, FrameSource, frame_from_image
 from tilecam.vision.moves.replay import External
 
 CAMERA = "camera"          # the actor of what the camera saw, in the store
@@ -158,3 +164,49 @@ def _record(service: GameService, report: RunReport, what: Any, act: Callable[[]
         return False
     report.recorded.append(line if isinstance(line, str) else str(getattr(what, "kind", what)))
     return True
+
+
+@contextmanager
+def temporary_game(players: Sequence[str], tileset: str, lexicon: Any = None, lexicon_name: str = "enable1"
+                   ) -> Iterator[GameService]:
+    """A game service with a new game over a store in a temporary folder, deleted afterwards (replay, the bench).
+    The game's rules are the device's default (``tournament``)."""
+    with tempfile.TemporaryDirectory(prefix="tilecam-replay-") as tmp:
+        store = GameStore(Path(tmp) / "games.sqlite")
+        try:
+            service = GameService(store, lexicon=lexicon)
+            service.new_game(list(players), GameSettings(tileset=tileset, lexicon=lexicon_name), actor="replay")
+            yield service
+        finally:
+            store.close()
+
+
+class ItemsSource:
+    """A recording made of images (or of readings: move inference alone, no pixels) in memory or made on the fly,
+    ``fps`` of them a second of source time."""
+
+    live = False
+
+    def __init__(self, items: Iterable[Any], fps: float = 10.0, name: str = "frames") -> None:
+        self._items, self.fps, self.name = items, fps, name
+        self._it: Iterator[Any] | None = None
+        self._index = 0
+
+    def open(self) -> None:
+        self._it, self._index = iter(self._items), 0
+
+    def read(self) -> Frame:
+        assert self._it is not None
+        item = next(self._it, None)
+        if item is None:
+            raise EndOfStream(f"{self.name}: {self._index} frames")
+        index, self._index = self._index, self._index + 1
+        if isinstance(item, np.ndarray):
+            return frame_from_image(item, index, index / self.fps)
+        return Frame(index=index, t=index / self.fps, lores=_NO_PIXELS, _full=item)
+
+    def close(self) -> None:
+        pass
+
+
+_NO_PIXELS = np.zeros((1, 1), np.uint8)     # a reading has no picture: the loop sees no motion in it

@@ -112,56 +112,52 @@ def compare(truth: Sequence[dict[str, Any]], history: Sequence[Any], scores: boo
     return c
 
 
-def _answer_blanks(recorder: Any, tracker: Any, event: Any, truth_rows: Sequence[str]) -> None:
-    """The players' answer for pending blanks: the record's letter, set on both boards."""
-    from tilecam.engine.board import Tile
-
+def _answer_blanks(service: Any, tracker: Any, event: Any, truth_rows: Sequence[str]) -> None:
+    """The players' answer for pending blanks: the record's letter, given to the game and the tracker."""
     for r, c in event.pending_blanks:
         ch = truth_rows[r][c]
         if ch.isalpha() and ch.islower():
             tracker.set_named_blank(r, c, ch)
-            recorder.game.board[r, c] = Tile(ch.upper(), True)
+            service.set_blank(r, c, ch.upper(), actor="players")
 
 
 # ------------------------------------------------------------------------------------------------ runs
 
 
 def run_real(game: str, reader_name: str, reader: Any) -> tuple[Counter, Any]:
+    """One ScrabScrap game as stills through the device's one path (``firmware/pipeline.py``)."""
     from tilecam.engine.gcg import load_gcg
     from tilecam.engine.rules import Rules
+    from tilecam.firmware.pipeline import ItemsSource, run_recording, temporary_game
+    from tilecam.firmware.sources import natural_key
     from tilecam.vision.moves.reading import Reading
-    from tilecam.vision.moves.replay import GameRecorder, replay_frames
-    from tilecam.vision.moves.tracker import MoveTracker, TrackerConfig
+    from tilecam.vision.moves.tracker import make_tracker
 
     import cv2
 
     folder = SHARED / "data" / "real-boards" / "scrabscrap" / game
     record = load_gcg(next(folder.glob("*.gcg")), orientation="lettered-rows")
-    rules = Rules(tileset="german", max_scoreless_turns=None)
     truth = [{"kind": e.kind, "position": e.position, "word": e.word, "score": e.score}
-             for e in record.replay(rules).history]
-    from tilecam.firmware.sources import natural_key  # noqa: PLC0415 - reading files only
-
+             for e in record.replay(Rules(tileset="german", max_scoreless_turns=None)).history]
     photos = sorted(folder.glob("image-*.jpg"), key=lambda p: natural_key(p.name))
     label_rows = [p.with_name(p.stem + ".board.txt").read_text(encoding="utf-8").split() for p in photos]
 
     def frames():
-        for i, (photo, rows) in enumerate(zip(photos, label_rows)):
+        for photo, rows in zip(photos, label_rows):
             if reader_name == "labels":
-                yield float(i), Reading.from_rows(["".join("?" if ch.islower() else ch for ch in r) for r in rows])
+                yield Reading.from_rows(["".join("?" if ch.islower() else ch for ch in r) for r in rows])
             else:
-                yield float(i), cv2.imread(str(photo), cv2.IMREAD_COLOR)
+                yield cv2.imread(str(photo), cv2.IMREAD_COLOR)
 
-    tracker = MoveTracker("german", lexicon=None, reader=reader,
-                          config=TrackerConfig.for_stills())
-    recorder = GameRecorder([p.name for p in record.players], rules)
+    with temporary_game([p.name for p in record.players], "german", None, "none") as service:
+        tracker = make_tracker(service.state()["board"], "german", stills=True, reader=reader)
 
-    def on_event(event: Any, frame: int, recorded: bool) -> None:
-        if recorded and event.kind == "play" and event.pending_blanks:
-            _answer_blanks(recorder, tracker, event, label_rows[frame - 1])
+        def on_event(event: Any, frame: Any, recorded: bool) -> None:
+            if recorded and event.kind == "play" and event.pending_blanks:
+                _answer_blanks(service, tracker, event, label_rows[frame.index])
 
-    replay_frames(frames(), tracker, recorder, stills=True, on_event=on_event)
-    return compare(truth, recorder.game.history, scores=False), tracker
+        run_recording(ItemsSource(frames(), name=game), tracker, service, on_event=on_event)
+        return compare(truth, service.game.history, scores=False), tracker
 
 
 def synthetic_records(n: int) -> list[Path]:
@@ -187,17 +183,20 @@ def synthetic_records(n: int) -> list[Path]:
 def run_synthetic(path: Path, seed: int, reader_name: str, reader: Any, lexicon: Any,
                   noise: tuple[float, float] = (DOUBT_RATE, STRAY_RATE), renderer: str = "synth"
                   ) -> tuple[Counter, Any, dict]:
+    """One rendered game through the device's one path: capture loop → the one tracker → game service → a
+    temporary store. ``simulated`` readings have no pixels: they go to a tracker that settles on three agreeing
+    readings, given every frame."""
     from tilecam.engine.gcg import load_gcg
-    from tilecam.engine.rules import Rules
+    from tilecam.firmware.pipeline import ItemsSource, run_recording, temporary_game
     from tilecam.models.video import iter_render, script_game, simulate_readings
-    from tilecam.vision.moves.replay import External, GameRecorder, replay_frames
-    from tilecam.vision.moves.tracker import MoveTracker, TrackerConfig
+    from tilecam.vision.moves.replay import External
+    from tilecam.vision.moves.tracker import MoveTracker, TrackerConfig, make_tracker
 
     record = load_gcg(path)
     video = script_game(record, seed, tileset="english")
     info: dict[str, Any] = {"frames": len(video.specs), "render_s": 0.0}
     if reader_name == "simulated":
-        frames = simulate_readings(video, seed, doubt_rate=noise[0], stray_rate=noise[1])
+        frames: Any = simulate_readings(video, seed, doubt_rate=noise[0], stray_rate=noise[1])
     else:
         def timed(images: Any) -> Any:          # rendering time kept apart from the tracker's
             while True:
@@ -209,20 +208,25 @@ def run_synthetic(path: Path, seed: int, reader_name: str, reader: Any, lexicon:
                 yield image
 
         frames = timed(iter_render(video.specs, video.tileset, seed, renderer=renderer))
-    tracker = MoveTracker("english", lexicon=lexicon, reader=reader,
-                          config=TrackerConfig(settle_readings=3))
-    recorder = GameRecorder(video.players, Rules(max_scoreless_turns=None))
     externals = [External(e["frame"], e["event"], e.get("player"), e.get("count", 0)) for e in video.externals]
+    with temporary_game(video.players, "english", lexicon) as service:
+        board = service.state()["board"]
+        if reader_name == "simulated":
+            tracker = MoveTracker("english", lexicon=lexicon, board_rows=board,
+                                  config=TrackerConfig(settle_readings=3, wants_every_frame=True))
+        else:
+            tracker = make_tracker(board, "english", lexicon=lexicon, reader=reader)
 
-    def on_event(event: Any, frame: int, recorded: bool) -> None:
-        if recorded and event.kind == "play" and event.pending_blanks:
-            _answer_blanks(recorder, tracker, event, video.specs[frame - 1].rows)
+        def on_event(event: Any, frame: Any, recorded: bool) -> None:
+            if recorded and event.kind == "play" and event.pending_blanks:
+                _answer_blanks(service, tracker, event, video.specs[frame.index].rows)
 
-    replay_frames(((i / 10.0, f) for i, f in enumerate(frames)), tracker, recorder, externals=externals,
-                  on_event=on_event)
-    counts = compare(video.truth, recorder.game.history, scores=True)
-    counts["flagged_phony"] = len([i for i, f in recorder.flags.items() if f.startswith("phony")])
-    counts["problems"] = len(recorder.problems)
+        report = run_recording(ItemsSource(frames, name=path.stem), tracker, service, externals=externals,
+                               on_event=on_event)
+        counts = compare(video.truth, service.game.history, scores=True)
+        counts["flagged_phony"] = sum("phony" in m.flags for m in service.moves())
+        counts["problems"] = len(report.refused)
+        info["report"] = report
     return counts, tracker, info
 
 
@@ -324,6 +328,10 @@ def main(argv: list[str] | None = None) -> int:
         rendering = f" ({total['render_ms'] / 1000:.1f} s of it rendering)" if total["render_ms"] else ""
         print(f"\n{time.perf_counter() - started:.1f} s wall{rendering}; passes/exchanges came in as events "
               f"({total['scoreless_right']}/{total['scoreless']} recorded); refused events: {total['problems']}")
+        changed = [n for tr in all_track for n in tr.stats.changed[1:]]        # the first read sees everything
+        if changed:
+            print(f"squares whose pixels changed since the last settle, per read after the first: median "
+                  f"{statistics.median(changed):.0f}, max {max(changed)} of 225")
         merged = _merge_stats(all_track)
         timing_rows.append((f"synthetic, {reader_name}", merged))
 
@@ -347,6 +355,7 @@ def _merge_stats(trackers: Sequence[Any]) -> Any:
         out.read_s += s.read_s
         out.track_s += s.track_s
         out.latency_s += s.latency_s
+        out.changed += s.changed
         out.frame_s += s.frame_s
     return out
 
