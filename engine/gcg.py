@@ -382,8 +382,11 @@ def _forget_unseen_racks(game: GcgGame) -> None:
         game.pragmas["note"] = "\n".join(notes)
     else:
         del game.pragmas["note"]
+    played = ""  # the tiles of the last play: what a withdrawal's rack field was written with
     for i, ev in enumerate(game.events):
-        if ev.kind in ("play", "withdraw") and ev.rack == _played_tiles(ev.word):
+        if ev.kind == "play":
+            played = _played_tiles(ev.word)
+        if ev.kind in ("play", "withdraw") and ev.rack == played:
             game.events[i] = replace(ev, rack="")
         elif ev.kind == "exchange" and ev.rack == ev.letters:
             game.events[i] = replace(ev, rack="")

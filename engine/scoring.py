@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from .board import Board, Tile
 from .layout import Layout
+from .errors import IllegalPlacement
 from .legality import FormedWord, check
 from .move import Placement
 from .rules import Rules
@@ -114,6 +115,9 @@ def score(board: Board, placement: Placement, rules: Rules | None = None) -> Sco
     """Score ``placement`` on ``board`` (before it is placed). Checks legality (``IllegalPlacement``) first."""
     rules = rules or _DEFAULT_RULES
     values = _value_map(rules.tiles)
+    for tile in placement.tiles:
+        if tile is not None and tile.letter not in values:
+            raise IllegalPlacement(f"{placement}: the letter {tile.letter} is not in the {rules.tiles.name} tile set")
     words = tuple(score_word(board, w, values) for w in check(board, placement))
     bingo = rules.bingo_bonus if placement.tile_count in rules.bingo_tile_counts else 0
     return ScoredPlay(sum(w.score for w in words) + bingo, words, bingo)

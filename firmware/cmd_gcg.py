@@ -2,7 +2,8 @@
 
 ``rescore`` recomputes every score and cumulative total from the placements alone and prints the game as GCG.
 ``verify`` says per file whether every recorded score and total matches, and exits 1 on any mismatch (2 when a
-file cannot be read at all). The tile set is German when the record uses Ä/Ö/Ü (``--tiles`` overrides).
+file cannot be read at all). The rules are the ones the record's pragmas name (``#tile-distribution``,
+``#board-layout``, ``#game-type``), else German tiles when the record uses Ä/Ö/Ü (``--tiles`` overrides).
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sub = p.add_subparsers(dest="gcg_command", metavar="ACTION", required=True)
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--tiles", default="auto",
-                        help="tile set: auto (German when the record uses Ä/Ö/Ü), english, german, or a .tsv path")
+                        help="tile set: auto (the record's #tile-distribution, else German when it uses Ä/Ö/Ü), "
+                             "a bundled set's name, or a .tsv path")
     common.add_argument("--orientation", choices=["standard", "lettered-rows"], default=None,
                         help="coordinate notation (default: the file's #orientation pragma, else standard)")
     common.add_argument("--end-scoring", choices=["tournament", "casual"], default="tournament",
@@ -33,11 +35,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _load(path: Path, args: argparse.Namespace):
     from tilecam.engine.gcg import load_gcg
-    from tilecam.engine.rules import Rules
 
     game = load_gcg(path, orientation=args.orientation)
-    tiles = game.guess_tileset() if args.tiles == "auto" else args.tiles
-    return game, Rules(tileset=tiles, end_scoring=args.end_scoring)
+    if args.tiles == "auto":  # the record's #tile-distribution, #board-layout and #game-type, else a guess
+        return game, game.rules(end_scoring=args.end_scoring)
+    return game, game.rules(tileset=args.tiles, end_scoring=args.end_scoring)
 
 
 def _rescore(args: argparse.Namespace) -> int:
