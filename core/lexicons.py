@@ -59,6 +59,8 @@ def _load(tileset: str, name: str) -> Lexicon | None:
     if name in BUNDLED:
         return Lexicon.load() if tileset in BUNDLED[name] else None
     path = Path(name).expanduser()
+    if not path.is_file() and (path.suffix or len(path.parts) > 1):
+        raise LexiconChoiceError(f"word list {path} does not exist")
     if not path.is_file():
         raise LexiconChoiceError(f"unknown lexicon {name!r}: neither a shipped word list "
                                  f"({', '.join(BUNDLED)}), {NO_LEXICON!r}, nor a word-list file")

@@ -7,20 +7,18 @@ The checks themselves live in :mod:`tilecam.firmware.doctor` (``run_checks``), s
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
-import os
 import sys
-import tomllib
 from pathlib import Path
 from typing import Any
 
-# Where deploy/install.sh puts the configuration; used when --config is not given and the file exists.
-SYSTEM_CONFIG = Path("/etc/tilecam/config.toml")
+# Where deploy/install.sh puts the configuration (tilecam.firmware.config.SYSTEM_CONFIG, not imported here so that
+# the command line starts without numpy).
+SYSTEM_CONFIG = "/etc/tilecam/config.toml"
 
 
 class ConfigFileError(ValueError):
-    """The configuration file is missing or is not valid TOML."""
+    """The configuration file named does not exist."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -39,40 +37,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def config_path(explicit: Path | None, env: dict[str, str] | None = None) -> Path | None:
-    """The config file to read: ``--config``, else ``$TILECAM_CONFIG``, else the system file when it exists."""
-    env = dict(os.environ) if env is None else env
-    if explicit is not None:
-        return explicit
-    try:  # the device's own rule (it also looks in the user's config folder), so `run` and `doctor` agree
-        from tilecam.firmware.config import default_config_path
-    except ModuleNotFoundError:
-        default_config_path = None
-    if default_config_path is not None:
-        return default_config_path(env)
-    if env.get("TILECAM_CONFIG"):
-        return Path(env["TILECAM_CONFIG"])
-    return SYSTEM_CONFIG if SYSTEM_CONFIG.is_file() else None
+    """The config file to read: ``--config``, else the device's own rule (``$TILECAM_CONFIG``, the system file,
+    the user's config folder), so that ``run``, ``serve`` and ``doctor`` agree."""
+    from tilecam.firmware.config import default_config_path
+
+    return explicit if explicit is not None else default_config_path(env)
 
 
 def load_config(path: Path | None) -> Any:
-    """The device's config loader when it is in this build (one place reads TOML), else the raw TOML tables."""
+    """The device's config (its loader, the one place that reads TOML), or None for the defaults."""
+    from tilecam.firmware.config import load_config as load
+
     if path is None:
-        return {}
+        return None
     if not path.is_file():
         raise ConfigFileError(f"config file {path} does not exist")
-    try:
-        config_module = importlib.import_module("tilecam.firmware.config")
-    except ModuleNotFoundError as exc:
-        if exc.name != "tilecam.firmware.config":
-            raise
-        config_module = None
-    loader = getattr(config_module, "load_config", None) if config_module else None
-    if loader is not None:
-        return loader(path)
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigFileError(f"{path}: {exc}") from exc
+    return load(path)
 
 
 def with_overrides(config: Any, source: str | None, data_dir: str | None) -> Any:

@@ -211,17 +211,13 @@ def check_camera(settings: DoctorSettings) -> Check:
 def _probe_source(sources: Any, spec: str) -> Check:
     """Open the source through the device's own code and read one full frame, in a thread so that a hung camera
     is reported instead of hanging the doctor."""
-    chooser = getattr(sources, "open_source_spec", None)
-    if chooser is None:
-        return Check("camera", False, "not available: tilecam.firmware.sources has no open_source_spec()",
-                     "upgrade tilecam (deploy/install.sh)")
     result: dict[str, Any] = {}
 
     def probe() -> None:
         try:
-            choice = chooser(spec, realtime_demo=False)
-            result["name"] = str(getattr(choice.source, "name", spec))
-            result["reason"] = str(getattr(choice, "reason", ""))
+            choice = sources.open_source_spec(spec, realtime_demo=False)
+            result["name"] = str(choice.source.name)
+            result["reason"] = str(choice.reason)
             choice.source.open()
             try:
                 result["frame"] = choice.source.read().full()
@@ -297,39 +293,24 @@ def check_model(settings: DoctorSettings) -> Check:
 
 
 def check_lexicon(settings: DoctorSettings) -> Check:
-    from tilecam.engine import lexicon
+    """The word list the game core picks for the configured game (core/lexicons.py) loads."""
+    from tilecam.core.lexicons import LexiconChoiceError, lexicon_for
 
-    path = lexicon_path(settings.lexicon, Path(lexicon.__file__).resolve().parent / "data" / "lexicon")
-    if path is not None and not path.is_file():
-        return Check("lexicon", False, f"word list {path} does not exist",
-                     "set [game] lexicon in the config to an existing word list, or to enable1 for the bundled one")
     started = time.monotonic()
     try:
-        lex = lexicon.Lexicon.load(path)
-    except ValueError as exc:  # LexiconError: unreadable, unknown characters, empty
-        return Check("lexicon", False, str(exc), "fix the word list: one word a line, letters of the tile set only")
-    words = len(lex)
-    if words == 0:
-        return Check("lexicon", False, f"{path or 'the bundled word list'} has no words",
+        lex = lexicon_for(settings.tileset, settings.lexicon or None)
+    except LexiconChoiceError as exc:  # no such list, unreadable, characters outside the tile set's
+        fix = ("set [game] lexicon in the config to an existing word list (one word a line), to enable1 for the "
+               "bundled English one, or to none")
+        return Check("lexicon", False, str(exc), fix)
+    if lex is None:
+        return Check("lexicon", True, f"none for a {settings.tileset} game ({settings.lexicon or 'enable1'}): the "
+                                      "players decide challenges")
+    if len(lex) == 0:
+        return Check("lexicon", False, f"{lex.source or 'the bundled word list'} has no words",
                      "point [game] lexicon at a word list with one word per line")
     ms = (time.monotonic() - started) * 1000
-    return Check("lexicon", True, f"{path or 'bundled ENABLE'}: {words} words, loaded in {ms:.0f} ms")
-
-
-BUNDLED_LEXICON_NAMES = ("", "enable", "enable1")
-
-
-def lexicon_path(name: str, bundled_dir: Path) -> Path | None:
-    """``None`` for the bundled ENABLE list, else the word list's path: a path as given, or a bundled name.
-
-    >>> lexicon_path("enable1", Path("/pkg")) is None, lexicon_path("csw21", Path("/pkg"))
-    (True, PosixPath('/pkg/csw21.txt'))
-    """
-    if name.strip().lower() in BUNDLED_LEXICON_NAMES:
-        return None
-    if os.sep in name or name.endswith(".txt"):
-        return Path(name).expanduser()
-    return bundled_dir / f"{name}.txt"
+    return Check("lexicon", True, f"{lex.source or 'bundled ENABLE'}: {len(lex)} words, loaded in {ms:.0f} ms")
 
 
 def data_dir_of(settings: DoctorSettings) -> Path:

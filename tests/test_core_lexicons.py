@@ -41,7 +41,7 @@ def test_an_unknown_lexicon_is_refused(tmp_path):
     with pytest.raises(LexiconChoiceError, match="unknown lexicon"):
         lexicon_for("english", "csw-not-shipped")
     service = GameService(GameStore(tmp_path), lexicon=lexicon_for_settings)
-    with pytest.raises(CommandRefused, match="unknown lexicon"):
+    with pytest.raises(CommandRefused, match="missing.txt does not exist"):
         service.new_game(["Ann", "Ben"], GameSettings(lexicon=str(tmp_path / "missing.txt")))
     assert service.store.games() == []
 

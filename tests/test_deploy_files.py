@@ -143,7 +143,7 @@ def test_config_example_has_the_documented_keys() -> None:
 
 
 def test_config_example_loads_with_the_device_loader() -> None:
-    config = pytest.importorskip("tilecam.firmware.config")
+    from tilecam.firmware import config
     loaded = config.load_config(DEPLOY / "config.toml")
     assert loaded.data_dir == "/var/lib/tilecam" and loaded.camera.source == "auto"
 

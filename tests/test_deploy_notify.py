@@ -29,7 +29,7 @@ def _watchdog_sec() -> float:
 @pytest.mark.slow
 @pytest.mark.timeout(120)
 def test_run_says_ready_feeds_the_watchdog_and_says_stopping(tmp_path: Path) -> None:
-    sources = pytest.importorskip("tilecam.firmware.sources")
+    from tilecam.firmware import sources
     if not Path(sources.DEMO_CLIP).is_file():
         pytest.skip("the demo clip is not built yet")
     address = tmp_path / "notify"

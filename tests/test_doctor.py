@@ -46,7 +46,8 @@ def test_settings_from_a_config_tree_and_from_nothing() -> None:
 
 
 def test_settings_from_the_device_config_file() -> None:
-    config_module = pytest.importorskip("tilecam.firmware.config")
+    from tilecam.firmware import config as config_module
+
     config = config_module.load_config(Path(__file__).resolve().parents[1] / "deploy" / "config.toml")
     s = DoctorSettings.from_config(config)
     assert (s.source, s.data_dir, s.port) == ("auto", "/var/lib/tilecam", config.web.port)
@@ -68,7 +69,8 @@ def test_store_under_a_file_fails_with_a_fix(tmp_path: Path) -> None:
 
 
 def test_store_reads_an_existing_database_read_only(tmp_path: Path) -> None:
-    store = pytest.importorskip("tilecam.core.store")
+    from tilecam.core import store
+
     with store.GameStore(tmp_path) as games:
         games.create_game(["Ann", "Ben"])
     db = tmp_path / store.DB_FILENAME
@@ -80,7 +82,8 @@ def test_store_reads_an_existing_database_read_only(tmp_path: Path) -> None:
 
 
 def test_store_from_a_newer_tilecam_fails(tmp_path: Path) -> None:
-    store = pytest.importorskip("tilecam.core.store")
+    from tilecam.core import store
+
     conn = sqlite3.connect(tmp_path / store.DB_FILENAME)
     conn.execute(f"PRAGMA user_version = {store.SCHEMA_VERSION + 5}")
     conn.close()
@@ -89,7 +92,8 @@ def test_store_from_a_newer_tilecam_fails(tmp_path: Path) -> None:
 
 
 def test_store_that_is_not_a_database_fails(tmp_path: Path) -> None:
-    store = pytest.importorskip("tilecam.core.store")
+    from tilecam.core import store
+
     (tmp_path / store.DB_FILENAME).write_bytes(b"this is not SQLite" * 100)
     check = doctor.check_store(DoctorSettings(data_dir=str(tmp_path)))
     assert not check.ok and "damaged" in check.fix
@@ -151,7 +155,6 @@ def test_no_sensor_is_not_a_failure(tmp_path: Path) -> None:
 
 
 def test_lexicon_from_a_word_list(tmp_path: Path) -> None:
-    pytest.importorskip("tilecam.engine.lexicon")
     words = tmp_path / "words.txt"
     words.write_text("QI\nZA\nXU\n")
     check = doctor.check_lexicon(DoctorSettings(lexicon=str(words)))
@@ -159,7 +162,6 @@ def test_lexicon_from_a_word_list(tmp_path: Path) -> None:
 
 
 def test_missing_or_bad_word_list_fails(tmp_path: Path) -> None:
-    pytest.importorskip("tilecam.engine.lexicon")
     check = doctor.check_lexicon(DoctorSettings(lexicon=str(tmp_path / "nope.txt")))
     assert not check.ok and "does not exist" in check.detail
     bad = tmp_path / "bad.txt"
@@ -241,7 +243,8 @@ def test_a_missing_path_source_fails_before_opening(tmp_path: Path) -> None:
 
 
 def test_the_demo_source_for_real() -> None:
-    sources = pytest.importorskip("tilecam.firmware.sources")
+    from tilecam.firmware import sources
+
     if not Path(sources.DEMO_CLIP).is_file():
         pytest.skip("the demo clip is not built yet")
     check = doctor.check_camera(DoctorSettings(source="demo"))
@@ -372,3 +375,8 @@ def test_buttons_only_matter_when_configured(tmp_path: Path, monkeypatch: pytest
     monkeypatch.setattr(doctor, "_importable", lambda module: False)
     check = doctor.check_buttons(settings, dev=str(tmp_path))
     assert not check.ok and "python3-gpiozero" in check.fix
+
+
+def test_a_german_game_has_no_english_lexicon_to_check() -> None:
+    check = doctor.check_lexicon(DoctorSettings(tileset="german", lexicon="enable1"))
+    assert check.ok and "none for a german game" in check.detail

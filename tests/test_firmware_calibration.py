@@ -26,7 +26,6 @@ def test_the_demo_run_writes_a_calibration_picture_with_the_grid_and_the_reading
     """`tilecam run` on the bundled demo, bounded: the picture shows the located grid, the JSON the vision reading."""
     from tilecam.firmware.sources import demo_source
 
-    pytest.importorskip("tilecam.vision.read")
     lines: list[str] = []
     daemon = Daemon(quiet_config(tmp_path), say=lines.append, source=demo_source(realtime=False))
     assert daemon.run(max_seconds=60, max_frames=6) == 0

@@ -488,7 +488,6 @@ def test_real_photos_through_vision_tracker_service_and_store_match_the_game_rec
     from tilecam.core.service import GameService
     from tilecam.firmware.sources import FolderSource
 
-    pytest.importorskip("tilecam.vision.read")
     game_dir = shared_dir / "data" / "real-boards" / "scrabscrap" / "game03"
     record = read_gcg(next(game_dir.glob("*.gcg")).read_bytes().decode("latin-1"))
     cfg = quiet_config(tmp_path).replace("camera", stills=True).replace("game", tileset="german",
@@ -517,7 +516,6 @@ def test_the_bundled_demo_is_scored_through_the_real_vision_pipeline(tmp_path):
     tracker, scored by the engine and stored, then ended with the recorded racks."""
     from tilecam.firmware.sources import demo_source
 
-    pytest.importorskip("tilecam.vision.read")
     lines: list[str] = []
     assert Daemon(quiet_config(tmp_path), say=lines.append, source=demo_source(realtime=False)).run(120) == 0
     source = demo_source(realtime=False)

@@ -156,7 +156,6 @@ def test_replay_stills_on_real_photos(shared_dir, tmp_path):
     """Three real photos of game03 through the whole pipeline (needs the vision reader and the tile model)."""
     if not (ROOT / "models" / "tiles.onnx").is_file():
         pytest.skip("models/tiles.onnx is not trained yet")
-    pytest.importorskip("tilecam.vision.read")
     src = shared_dir / "data/real-boards/scrabscrap/game03"
     for n in (1, 2, 3):
         (tmp_path / f"image-{n}.jpg").write_bytes((src / f"image-{n}.jpg").read_bytes())

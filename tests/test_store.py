@@ -196,3 +196,11 @@ def test_migrations_run_in_order_from_an_old_version(tmp_path, monkeypatch):
 def test_default_path_is_under_the_user_data_dir(monkeypatch, tmp_path):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     assert store_mod.default_path() == tmp_path / "tilecam" / store_mod.DB_FILENAME
+
+
+def test_ids_beyond_sqlite_integers_name_nothing(tmp_path):
+    with GameStore(tmp_path) as store:
+        with pytest.raises(UnknownGame):
+            store.game(2**70)
+        assert store.moves(2**70) == [] and store.events(2**70) == [] and store.events(after_seq=2**64) == []
+        assert store.snapshot(1, 2**64) is None and store.snapshot_at(-2**64) is None

@@ -77,7 +77,7 @@ def test_warp_and_crops_have_the_canonical_size(photos):
 
 def test_held_out_renders_corners_mostly_within_a_tenth_of_a_square():
     """A regression guard on the benchmark's figure (100 of 100 renders within 1/10 of a square): 8 renders."""
-    synth = pytest.importorskip("tilecam.models.synth")
+    from tilecam.models import synth
     errors = []
     for seed in range(900_000, 900_008):
         render = synth.render_board(None, seed=seed, styles=synth.HELDOUT_STYLES)
@@ -103,7 +103,7 @@ def _moved(corners: np.ndarray, grid_points: np.ndarray) -> np.ndarray:
 def test_line_refinement_takes_out_a_turn_and_a_shear_the_outline_left():
     from tilecam.vision.locate import LocateConfig, _refine_grid
 
-    synth = pytest.importorskip("tilecam.models.synth")
+    from tilecam.models import synth
     render = synth.render_board(None, seed=900_010, styles=synth.HELDOUT_STYLES)
     truth = np.asarray(render.corners, np.float32)
     gray = cv2.cvtColor(render.image, cv2.COLOR_BGR2GRAY)
@@ -120,7 +120,7 @@ def test_line_refinement_takes_out_a_turn_and_a_shear_the_outline_left():
 def test_a_grid_one_square_off_snaps_back_to_the_premium_squares(dx, dy):
     from tilecam.vision.locate import snap_to_layout
 
-    synth = pytest.importorskip("tilecam.models.synth")
+    from tilecam.models import synth
     render = synth.render_board(None, seed=900_056, styles=synth.HELDOUT_STYLES)   # Hasbro: a light frame
     truth = np.asarray(render.corners, np.float32)
     assert _grid_error(snap_to_layout(render.image, truth), truth) < 0.01      # the right grid stays
@@ -170,7 +170,7 @@ def _to_grid(corners: np.ndarray, points: np.ndarray) -> np.ndarray:
 
 
 def test_centres_are_found_on_their_cells_from_a_grid_a_quarter_square_off():
-    synth = pytest.importorskip("tilecam.models.synth")
+    from tilecam.models import synth
     # The washed-out white Hasbro board: faint grid lines, premium squares drawn inset from them.
     render = synth.render_board(None, seed=900_056, styles=synth.HELDOUT_STYLES)
     truth = np.asarray(render.corners, np.float32)
@@ -185,7 +185,7 @@ def test_centres_are_found_on_their_cells_from_a_grid_a_quarter_square_off():
 
 
 def test_a_tile_hides_its_premium_square():
-    synth = pytest.importorskip("tilecam.models.synth")
+    from tilecam.models import synth
     rows = ["." * 15 for _ in range(15)]
     rows[0] = "Q" + "." * 14                    # on the triple word square at the top left
     rows[7] = "." * 7 + "A" + "." * 7           # on the centre star
@@ -199,7 +199,7 @@ def test_a_tile_hides_its_premium_square():
 def test_a_glare_washed_board_is_located_by_its_premiums_not_by_rows_of_tiles():
     """Held-out render 900099: glare wipes out the right-hand grid lines, and the lattice scores a grid locked onto
     rows of tiles higher than the true one; the premium squares' centres say which is right."""
-    synth = pytest.importorskip("tilecam.models.synth")
+    from tilecam.models import synth
     render = synth.render_board(None, seed=900_099, styles=synth.HELDOUT_STYLES)
     truth = np.asarray(render.corners, np.float32)
     found = np.asarray(locate_board(render.image).corners, np.float32)
@@ -213,7 +213,7 @@ def test_a_white_board_with_an_arm_across_it_is_put_right_by_the_layout_search(s
     layout search over grids up to three squares larger, smaller or shifted finds the one the premiums confirm."""
     import tilecam.vision.locate as locate
 
-    synth = pytest.importorskip("tilecam.models.synth")
+    from tilecam.models import synth
     render = synth.render_board(None, seed=seed, styles=synth.HELDOUT_STYLES)
     truth = np.asarray(render.corners, np.float32)
     assert _grid_error(np.asarray(locate_board(render.image).corners, np.float32), truth) < 0.1
@@ -232,7 +232,7 @@ def test_a_white_board_on_a_pale_table_is_outlined_by_its_colours(seed, outlines
     saturation either, but the hull of its coloured premium squares is the grid."""
     import tilecam.vision.locate as locate
 
-    synth = pytest.importorskip("tilecam.models.synth")
+    from tilecam.models import synth
     render = synth.render_board(None, seed=seed, styles=synth.HELDOUT_STYLES)
     truth = np.asarray(render.corners, np.float32)
     assert _grid_error(np.asarray(locate_board(render.image).corners, np.float32), truth) < 0.1
@@ -262,7 +262,7 @@ def test_the_premium_hull_leaves_out_racks_of_tiles(monkeypatch):
     import tilecam.vision.premiums as premiums
     from tilecam.vision.locate import LocateConfig, _premium_outlines
 
-    synth = pytest.importorskip("tilecam.models.synth")
+    from tilecam.models import synth
     render = synth.render_board(None, seed=903_290, styles=synth.HELDOUT_STYLES)
     truth = np.asarray(render.corners, np.float32)
     assert _grid_error(_premium_outlines(render.image, LocateConfig())[0], truth) < 0.5
@@ -292,7 +292,7 @@ def test_a_grid_with_too_few_premiums_to_confirm_it_gives_way_to_one_the_premium
     """Held-out render 904369: a white board covered with tiles, an arm across it. The lattice locks onto rows of
     tiles 1.3 squares off, where two premium squares happen to sit exactly on cells; the layout search's grid has
     21 premiums on their cells. Two premiums do not confirm a grid, so they are no rival to twenty-one."""
-    synth = pytest.importorskip("tilecam.models.synth")
+    from tilecam.models import synth
     render = synth.render_board(None, seed=904_369, styles=synth.HELDOUT_STYLES)
     truth = np.asarray(render.corners, np.float32)
     assert _grid_error(np.asarray(locate_board(render.image).corners, np.float32), truth) < 0.1

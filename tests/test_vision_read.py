@@ -347,7 +347,7 @@ def test_a_lone_tile_is_turned_by_its_point_value(classifier):
     from tilecam.vision.locate import locate_board
     from tilecam.vision.read import rotate_corners
 
-    synth = pytest.importorskip("tilecam.models.synth")
+    from tilecam.models import synth
     render = synth.render_board(None, seed=903_231, styles=synth.HELDOUT_STYLES)
     location = locate_board(render.image)
     right = [k for k in range(4)
