@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tilecam.core.store import GameSettings
 from tilecam.firmware.loop import LoopConfig
 from tilecam.web.server import DEFAULT_PORT, DEFAULT_THREADS
 
@@ -77,19 +78,16 @@ class ButtonsConfig:
 
 
 @dataclass(frozen=True, slots=True)
-class GameConfig:
-    """The game started when there is none to resume (a person can start another from the web)."""
+class GameConfig(GameSettings):
+    """The game started when there is none to resume (a person can start another from the web): its players and
+    its settings (the fields of :class:`~tilecam.core.store.GameSettings`, in the same ``[game]`` table)."""
 
     players: tuple[str, ...] = ("Player 1", "Player 2")
-    variant: str = "tournament"
-    tileset: str = "english"
-    layout: str = "standard15"
-    lexicon: str = "enable1"
-    challenge_rule: str = "double"
-    challenge_points: int = 5
-    clock_seconds: int | None = None
-    overtime_penalty: int = 10
     auto_start: bool = True
+
+    def settings(self) -> GameSettings:
+        """The stored settings of the game this starts."""
+        return GameSettings(**{f.name: getattr(self, f.name) for f in dataclasses.fields(GameSettings)})
 
 
 @dataclass(frozen=True, slots=True)

@@ -143,7 +143,7 @@ class Daemon:
                 self.say(f"tilecam: resumed game {game_id} ({', '.join(p['name'] for p in state['players'])}; "
                          f"{len(state['moves'])} moves so far)")
             elif cfg.game.auto_start:
-                game_id = service.new_game(list(cfg.game.players), self._settings(), actor="daemon")
+                game_id = service.new_game(list(cfg.game.players), cfg.game.settings(), actor="daemon")
                 self.say(f"tilecam: new game {game_id}: {', '.join(cfg.game.players)}")
             else:
                 self.say("tilecam: no game in progress; start one on the web page")
@@ -158,7 +158,7 @@ class Daemon:
             self.say(f"tilecam: camera {source.name} — {reason}")
 
             state = service.state()
-            settings = state.get("settings") or self._settings().to_dict()
+            settings = state.get("settings") or cfg.game.settings().to_dict()
             self.tracker = self._tracker_override or make_tracker(cfg.tracker.factory, self._board(),
                                                                  settings["tileset"], stills=cfg.camera.stills,
                                                                  rack_size=_rack_size(settings),
@@ -309,12 +309,6 @@ class Daemon:
         self.say(f"tilecam: game {final['game_id']} over — {scores}")
 
     # ------------------------------------------------------------------------------------------------ parts
-
-    def _settings(self) -> GameSettings:
-        g = self.config.game
-        return GameSettings(variant=g.variant, tileset=g.tileset, layout=g.layout, lexicon=g.lexicon,
-                            challenge_rule=g.challenge_rule, challenge_points=g.challenge_points,
-                            clock_seconds=g.clock_seconds, overtime_penalty=g.overtime_penalty)
 
     def _pi_settings(self) -> Any:
         from tilecam.firmware.sources import PiCameraSettings
