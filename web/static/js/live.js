@@ -69,12 +69,14 @@
       case "pass": return "pass";
       case "exchange": return "exchange " + (m.word || "");
       case "withdraw": return "phony withdrawn";
-      case "challenge": case "lose_turn": return "lost challenge";
+      case "lose_turn": return "lost challenge";
       case "challenge_bonus": return "challenge bonus";
-      case "end": case "end_rack": return "rack " + (m.word || "");
+      case "end_rack": return "rack " + (m.word || "");
       case "end_penalty": return "own rack " + (m.word || "");
-      case "time": return "time penalty";
-      default: return m.kind + (m.word ? " " + m.word : "");
+      case "time_penalty": return "time penalty";
+      case "card": return "card " + (m.word || "");
+      case "magical_word": return "magical word " + (m.word || "");
+      default: return m.kind.replace(/_/g, " ") + (m.word ? " " + m.word : "");
     }
   }
 

@@ -33,7 +33,9 @@
       case "end_rack": return who + "rack of others " + (e.letters || "") + pts;
       case "end_penalty": return who + "own rack " + (e.letters || "") + pts;
       case "time_penalty": return who + "time penalty" + pts;
-      default: return who + e.kind + pts;
+      case "card": return who + "card " + (e.word || "") + pts;
+      case "magical_word": return who + "magical word " + (e.word || "") + pts;
+      default: return who + e.kind.replace(/_/g, " ") + pts;
     }
   }
 
