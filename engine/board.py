@@ -94,17 +94,21 @@ class Board:
         return self._cells[self._index(key)]
 
     def __setitem__(self, key: tuple[int, int], tile: Tile | None) -> None:
-        i = self._index(key)
-        old = self._cells[i]
+        row, col = key
+        size = self.size
+        if not (0 <= row < size and 0 <= col < size):
+            raise IndexError(f"square ({row}, {col}) is off the {size}x{size} board")
+        i = row * size + col
+        counts, old = self._counts, self._cells[i]
         if old is not None:
-            counts, letter = self._counts, old.rack_letter
+            letter = UNKNOWN if old.is_blank else old.letter
             if counts[letter] > 1:
                 counts[letter] -= 1
             else:
                 del counts[letter]
         if tile is not None:
-            letter = tile.rack_letter
-            self._counts[letter] = self._counts.get(letter, 0) + 1
+            letter = UNKNOWN if tile.is_blank else tile.letter  # its rack letter
+            counts[letter] = counts.get(letter, 0) + 1
         self._cells[i] = tile
 
     @property

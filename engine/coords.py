@@ -18,17 +18,29 @@ records) puts the letter on the ROW and the number on the column: ``H4`` = acros
 
 from __future__ import annotations
 
+import functools
 import re
 
 from .errors import CoordinateError
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+# Coordinates kept read and written (every square of a 26x26 board both ways, both notations: 2,704), as a
+# record names the same few hundred again and again.
+COORDS_CACHED = 4096
 _NUMBER_FIRST = re.compile(r"^(\d{1,2})([A-Za-z])$")
 _LETTER_FIRST = re.compile(r"^([A-Za-z])(\d{1,2})$")
 
 
 def parse_coord(text: str, lettered_rows: bool = False, size: int | None = None) -> tuple[int, int, bool]:
     """Read a GCG coordinate into ``(row, col, across)``; ``size`` (if given) bounds-checks it."""
+    row, col, across = _parse(text, lettered_rows)
+    if size is not None and not (row < size and col < size):
+        raise CoordinateError(f"coordinate {text!r} lies off a {size}x{size} board")
+    return row, col, across
+
+
+@functools.lru_cache(maxsize=COORDS_CACHED)
+def _parse(text: str, lettered_rows: bool) -> tuple[int, int, bool]:
     m = _NUMBER_FIRST.match(text)
     if m:
         number, letter, number_first = int(m.group(1)), m.group(2).upper(), True
@@ -46,11 +58,10 @@ def parse_coord(text: str, lettered_rows: bool = False, size: int | None = None)
     else:
         # number = row, letter = column; number first = across
         row, col, across = number_index, letter_index, number_first
-    if size is not None and not (row < size and col < size):
-        raise CoordinateError(f"coordinate {text!r} lies off a {size}x{size} board")
     return row, col, across
 
 
+@functools.lru_cache(maxsize=COORDS_CACHED)
 def format_coord(row: int, col: int, across: bool, lettered_rows: bool = False) -> str:
     """Write ``(row, col, across)`` as a GCG coordinate (the inverse of :func:`parse_coord`)."""
     if not (0 <= row < len(LETTERS) and 0 <= col < len(LETTERS)):

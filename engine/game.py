@@ -24,6 +24,7 @@ Clabbers judges words as anagrams (:meth:`Game.is_word`); blanks may score their
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Mapping, Sequence
@@ -33,6 +34,7 @@ from .errors import IllegalMove, PhonyWord
 from .move import Placement
 from .rules import Rules
 from .scoring import ScoredPlay
+from .tiles import TileSet
 from .variant_scoring import score_play
 from .variants import magical_word_bonus
 
@@ -51,6 +53,13 @@ EVENT_KINDS = (
 )
 AFTER_PLAY_KINDS = ("card", "magical_word")  # events that belong to the play before them, in the same turn
 TURN_KINDS = ("play", "pass", "exchange", "lose_turn")
+
+
+@functools.lru_cache(maxsize=None)
+def _set_counts(tileset: str) -> dict[str, int]:
+    """How many tiles of each letter (``"?"``: blanks) a tile set holds, by its name: made once, as every play
+    checks the letters it lays against it."""
+    return dict(TileSet.load(tileset).bag())
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,9 +286,8 @@ class Game:
         n = placement.tile_count
         if n > s.rack_counts[p]:
             raise IllegalMove(f"{placement}: {self.players[p]} has only {s.rack_counts[p]} tiles")
-        tiles = self.rules.tiles  # only the letters played are counted: no whole-bag Counter per play
-        played = placement.rack_letters()
-        short = [ch for ch in set(played) if played.count(ch) > tiles.count(ch) - s.board.count(ch)]
+        in_set, played = _set_counts(self.rules.tileset), placement.rack_letters()  # only the letters played
+        short = [ch for ch in set(played) if played.count(ch) > in_set.get(ch, 0) - s.board.count(ch)]
         if short:
             raise IllegalMove(f"{placement}: no {', '.join(sorted(short))} left unseen (the set holds no more)")
         if self.rules.challenge == "void" and self.lexicon is not None:

@@ -45,10 +45,13 @@ ORIENTATIONS = ("standard", "lettered-rows")
 # The rack field of a pass or an exchange whose rack nobody saw: macondo's patterns need a field there, and "-"
 # claims no tile (a "?" would claim a blank).
 UNSEEN_RACK = "-"
-# The game note written when some rack was not seen; read back, it turns the racks written in its stead (the tiles
-# played, "-") into unknown racks again, so that reading the text gives the same game.
+# The game note written when no rack was seen; read back, it turns the racks written in their stead (the tiles
+# played, "-") into unknown racks again, so that reading the text gives the same game. Where some racks were seen
+# and others not, each rack not seen gets RACK_UNSEEN_NOTE under its line instead.
 RACKS_UNSEEN_NOTE = ("racks: the camera sees the board only; a play's rack field holds just the tiles played, "
                      f"{UNSEEN_RACK} stands for a rack not seen")
+RACK_UNSEEN_NOTE = f"rack not seen: the rack field holds just the tiles played ({UNSEEN_RACK}: none)"
+_RACK_KINDS = ("play", "pass", "exchange", "withdraw", "lose_turn")  # events whose line needs a rack field
 # Pragmas that describe the text rather than the game: not compared when two records are asked to be the same game.
 _TEXT_PRAGMAS = ("character-encoding",)
 _COORD = re.compile(r"^(\d{1,2}[A-Za-z]|[A-Za-z]\d{1,2})$")
@@ -105,7 +108,7 @@ class GcgGame:
         while i < n:
             ev = self.events[i]
             line_no = self.event_lines[i][0] if i < len(self.event_lines) else 0
-            before = len(game.history)
+            before = len(game.history) if on_event else 0  # history is a copy: taken only when asked for
             board_before = game.board.copy() if on_event else game.board
             try:
                 if ev.kind in ("end_rack", "end_penalty"):
@@ -372,24 +375,28 @@ def _played_tiles(word: str) -> str:
     return "".join("?" if ch.islower() else ch for ch in word if ch != ".")
 
 
+def _without(note: str, line: str) -> tuple[str, bool]:
+    """``note`` without its line ``line``, and whether it had it."""
+    lines = note.split("\n")
+    if line not in lines:
+        return note, False
+    lines.remove(line)
+    return "\n".join(lines), True
+
+
 def _forget_unseen_racks(game: GcgGame) -> None:
-    """Undo what writing does for racks not seen (see ``RACKS_UNSEEN_NOTE``): read back, they are unknown again."""
-    notes = game.pragmas.get("note", "").split("\n")
-    if RACKS_UNSEEN_NOTE not in notes:
-        return
-    notes.remove(RACKS_UNSEEN_NOTE)
-    if any(notes):
-        game.pragmas["note"] = "\n".join(notes)
-    else:
-        del game.pragmas["note"]
-    played = ""  # the tiles of the last play: what a withdrawal's rack field was written with
+    """Undo what writing does for racks not seen (``RACKS_UNSEEN_NOTE``, ``RACK_UNSEEN_NOTE``): read back, they
+    are unknown again."""
+    note, none_seen = _without(game.pragmas.get("note", ""), RACKS_UNSEEN_NOTE)
+    if none_seen:
+        if note:
+            game.pragmas["note"] = note
+        else:
+            del game.pragmas["note"]
     for i, ev in enumerate(game.events):
-        if ev.kind == "play":
-            played = _played_tiles(ev.word)
-        if ev.kind in ("play", "withdraw") and ev.rack == played:
-            game.events[i] = replace(ev, rack="")
-        elif ev.kind == "exchange" and ev.rack == ev.letters:
-            game.events[i] = replace(ev, rack="")
+        ev_note, unseen = _without(ev.note, RACK_UNSEEN_NOTE)
+        if ev.kind in _RACK_KINDS and (unseen or none_seen):
+            game.events[i] = replace(ev, rack="", note=ev_note)
 
 
 def _read_event(line: str, line_no: int, nick_index: dict[str, int], lettered_rows: bool) -> Event:
@@ -468,21 +475,22 @@ def write_gcg(game: GcgGame | Game, orientation: str | None = None) -> str:
     pragmas = {k: v for k, v in gcg.pragmas.items() if k not in _TEXT_PRAGMAS}
     tiles = tileset_of(pragmas)
     spelled = tiles.decode if tiles is not None and tiles.multi_letter else None
+    lines = [_event_line(gcg.players[ev.player].nick, ev, lettered, spelled) for ev in gcg.events]
+    guessed = [g for (_line, g), ev in zip(lines, gcg.events) if ev.kind in _RACK_KINDS]
+    none_seen = bool(guessed) and all(guessed)  # then one game note says so; else a note under each line guessed
     events: list[str] = []
-    unseen = False
-    for ev in gcg.events:
-        line, guessed = _event_line(gcg.players[ev.player].nick, ev, lettered, spelled)
-        unseen = unseen or guessed
+    for (line, guess), ev in zip(lines, gcg.events):
         events.append(line)
-        if ev.note:
-            events.extend(f"#note {part}".rstrip() for part in ev.note.split("\n"))
+        note = ev.note + ("\n" if ev.note else "") + RACK_UNSEEN_NOTE if guess and not none_seen else ev.note
+        if note:
+            events.extend(f"#note {part}".rstrip() for part in note.split("\n"))
     out = [f"#player{i} {p.nick} {p.name}" for i, p in enumerate(gcg.players, 1)]
     if lettered:
         out.append("#orientation lettered-rows")
     game_note = pragmas.pop("note", None)
     for name, value in pragmas.items():
         out.extend(f"#{name} {part}".rstrip() for part in value.split("\n"))
-    notes = ([] if game_note is None else game_note.split("\n")) + ([RACKS_UNSEEN_NOTE] if unseen else [])
+    notes = ([] if game_note is None else game_note.split("\n")) + ([RACKS_UNSEEN_NOTE] if none_seen else [])
     out.extend(f"#note {part}".rstrip() for part in notes)
     text = "\n".join(out + events) + "\n"
     return text if text.isascii() else "#character-encoding UTF-8\n" + text
@@ -512,7 +520,7 @@ def _event_line(nick: str, ev: Event, lettered: bool, spelled: Callable[[str], s
         rack, move, points = ev.letters, f"({ev.letters})", f"-{abs(ev.score)}"
     else:  # end_rack: no rack field
         move, rack = f"({ev.letters})", None
-    guessed = rack is not None and rack != ev.rack and ev.kind not in ("end_penalty",)
+    guessed = ev.kind in _RACK_KINDS and rack != ev.rack
     if spelled is not None:
         move, rack = spelled(move), None if rack is None else spelled(rack)
     fields_ = [f">{nick}:"] + ([] if rack is None else [rack]) + [move, points, str(ev.total)]

@@ -18,15 +18,21 @@ import functools
 from dataclasses import dataclass
 
 from .board import Board, Tile
-from .layout import Layout
 from .errors import IllegalPlacement
+from .layout import Layout
 from .legality import FormedWord, check
 from .move import Placement
 from .rules import Rules
 from .tiles import TileSet
 
 _DEFAULT_RULES = Rules()
-_value_map = functools.lru_cache(maxsize=None)(TileSet.value_map)
+
+
+@functools.lru_cache(maxsize=None)
+def _values(tileset: str) -> dict[str, int]:
+    """``{letter: value}`` of a tile set by its name, made once: keyed by the name, whose hash Python keeps, not by
+    the set, whose tuples would be hashed again for every play."""
+    return TileSet.load(tileset).value_map()
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +120,7 @@ def score_word(board: Board, word: FormedWord, values: dict[str, int]) -> WordSc
 def score(board: Board, placement: Placement, rules: Rules | None = None) -> ScoredPlay:
     """Score ``placement`` on ``board`` (before it is placed). Checks legality (``IllegalPlacement``) first."""
     rules = rules or _DEFAULT_RULES
-    values = _value_map(rules.tiles)
+    values = _values(rules.tileset)
     for tile in placement.tiles:
         if tile is not None and tile.letter not in values:
             raise IllegalPlacement(f"{placement}: the letter {tile.letter} is not in the {rules.tiles.name} tile set")

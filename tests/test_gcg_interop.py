@@ -13,7 +13,7 @@ import pytest
 
 from tilecam.engine.errors import GcgSyntaxError
 from tilecam.engine.game import Game
-from tilecam.engine.gcg import RACKS_UNSEEN_NOTE, GcgGame, load_gcg, read_gcg, write_gcg
+from tilecam.engine.gcg import RACK_UNSEEN_NOTE, RACKS_UNSEEN_NOTE, GcgGame, load_gcg, read_gcg, write_gcg
 from tilecam.engine.move import Placement
 from tilecam.engine.rules import Rules
 from tilecam.engine.tiles import TileSet
@@ -108,6 +108,20 @@ def test_every_event_kind_of_a_camera_game_reads_in_macondo_and_back(tmp_path):
     assert again.players == GcgGame.from_game(game).players
     assert all(ev.rack == "" for ev in again.events if ev.kind not in ("end_penalty",))
     assert again.replay(Rules(challenge="points", end_scoring="casual")).history == game.history
+
+
+def test_a_game_with_some_racks_seen_notes_each_rack_not_seen(tmp_path):
+    g = Game(["Ann", "Ben"])
+    g.play(Placement.from_gcg("8D", "QUANT"), rack="AQNTUXY")
+    g.pass_turn()
+    g.play(Placement.from_gcg("D8", ".AT"))
+    text = write_gcg(g)
+    assert RACKS_UNSEEN_NOTE not in text and text.count(f"#note {RACK_UNSEEN_NOTE}") == 2
+    assert macondo_kinds(text)[2:] == ["move", "pass", "note", "move", "note"]
+    lint_with_shared_tool(tmp_path, text)
+    again = read_gcg(text)
+    assert [e.rack for e in again.events] == ["AQNTUXY", "", ""] and all(not e.note for e in again.events)
+    assert again.replay().history == g.history
 
 
 def test_german_game_keeps_its_umlauts_and_says_its_encoding_first(tmp_path):
