@@ -54,6 +54,10 @@ def test_a_tile_put_down_or_taken_away_changes_its_square_and_a_pixel_of_shift_d
     assert changed(before, board_image([(7, 7), (7, 8)])) == [(7, 8)]
     assert changed(before, board_image()) == [(7, 7)]
     assert changed(before, np.roll(before, 1, axis=1)) == []
+    blank = before.copy()              # a bare tile the colour of its square: only its rim's shadow shows it
+    y, x = MARGIN_PX + 3 * CELL_PX, MARGIN_PX + 3 * CELL_PX
+    blank[y + 2:y + 30, x + 2:x + 4] = blank[y + 28:y + 30, x + 2:x + 30] = blank[y + 2, x + 2] * 0.6
+    assert changed(before, blank) == [(3, 3)]
 
 
 @dataclass

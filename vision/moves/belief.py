@@ -5,7 +5,7 @@
     a settled Look ──settle──▶ the belief and the reference picture for the next look
 
 A square whose image did not change keeps what it was read as when the board last settled, whatever the reader says
-of it now (a bare square read as covered in one frame stays bare). A square that changed and reads as covered is
+of it now (a bare square read as covered in one frame stays bare), unless it was believed only doubtfully. A square that changed and reads as covered is
 under a hand when enough such squares touch: the board is not settled. Fewer, scattered covered squares are the
 reader's doubt: they keep their belief, and the board settles with them.
 """
@@ -21,6 +21,8 @@ from tilecam.vision.moves.change import Signature, changed_squares, signature
 from tilecam.vision.moves.reading import OCCLUDED, Reading
 
 HAND_SQUARES = 4   # touching squares that changed and read as covered are a hand, an arm or a sleeve at this many
+DOUBTED = 0.9      # a square believed less surely than this is believed anew on every look, changed or not (a tile
+                   # read doubtfully, or read empty, when the board settled gets another chance)
 
 
 @dataclass(frozen=True, eq=False)
@@ -52,10 +54,9 @@ class BoardMemory:
                    else changed_squares(self.reference, sig))
         believed = self.belief or committed
         covered = np.array([[ch == OCCLUDED for ch in row] for row in reading.grid]) | reading.occluded
-        covered &= changed
-        hand = _hand(covered)
-        kept = covered & ~hand
-        mixed = _mix(reading, believed, changed & ~kept)
+        hand = _hand(covered & changed)
+        kept = covered & changed & ~hand
+        mixed = _mix(reading, believed, (changed & ~kept) | (~covered & (believed.confidence < DOUBTED)))
         return Look(mixed, changed, _squares(hand), _squares(kept), sig)
 
     def settle(self, look: Look) -> None:

@@ -33,15 +33,18 @@ CELL = 16             # pixels a square is compared at: half the reader's 32, en
 BLUR_SIGMA = 1.0      # pixels (at CELL): a pattern moved by a pixel of misregistration stays the same pattern
 LIGHT_WINDOW = 5      # squares a side of the neighbourhood whose median colour change is the light's change
 COLOUR_CHANGE = 0.15  # log units (about 16 %) a square's colour moves from its neighbourhood's to count as changed
-PATTERN_LEVELS = 12.0  # gray levels (RMS) a square's pattern must change by, at least …
-PATTERN_SHARE = 0.5    # … and this share of the stronger of its two patterns (a letter's strokes jitter more)
+PATTERN_LEVELS = 4.0   # gray levels (RMS) a square's pattern must change by, at least (a camera's noise, blurred) …
+NOISE_TIMES = 4.0      # … and this many times the board's typical square's change (noise and misregistration lift
+                       # them all; most squares of a board do not change between two settles) …
+PATTERN_SHARE = 0.5    # … and this share of the stronger of its two patterns (a letter's strokes jitter more).
+                       # A bare blank put on a square of its own colour changes its pattern by ~9 levels (its edges)
 EPSILON = 1.0          # gray levels added before the log: a black square is not infinitely dark
 
 
 @dataclass(frozen=True, eq=False)
 class Signature:
     """What a board looked like, square by square: ``colour`` (15, 15, 3) log mean per channel; ``pattern``
-    (15, 15, CELL, CELL) gray, blurred, mean removed; ``spread`` (15, 15) the pattern's RMS."""
+    (15, 15, CELL, CELL) gray, blurred square by square, mean removed; ``spread`` (15, 15) the pattern's RMS."""
 
     colour: np.ndarray
     pattern: np.ndarray
@@ -60,8 +63,10 @@ def signature(warped: np.ndarray, margin: int | None = None) -> Signature:
         small = np.repeat(small[:, :, None], 3, axis=2)
     cells = small.reshape(SIZE, CELL, SIZE, CELL, 3)
     colour = np.log(cells.mean(axis=(1, 3)) + EPSILON)
-    gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (0, 0), BLUR_SIGMA)
-    pattern = gray.reshape(SIZE, CELL, SIZE, CELL).transpose(0, 2, 1, 3)
+    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).reshape(SIZE, CELL, SIZE, CELL).transpose(0, 2, 1, 3)
+    # each square blurred on its own: a neighbour's new tile does not bleed into it
+    pattern = np.stack([cv2.GaussianBlur(np.ascontiguousarray(cell), (0, 0), BLUR_SIGMA)
+                        for cell in gray.reshape(SIZE * SIZE, CELL, CELL)]).reshape(gray.shape)
     pattern = pattern - pattern.mean(axis=(2, 3), keepdims=True)
     spread = np.sqrt((pattern ** 2).mean(axis=(2, 3)))
     return Signature(colour, pattern, spread)
@@ -80,5 +85,6 @@ def changed_squares(before: Signature, after: Signature) -> np.ndarray:
     gain = np.exp(light.mean(axis=2))[:, :, None, None]            # the gray pattern scales with the light
     diff = np.sqrt(((after.pattern - before.pattern * gain) ** 2).mean(axis=(2, 3)))
     stronger = np.maximum(after.spread, before.spread * gain[:, :, 0, 0])
-    pattern = diff > np.maximum(PATTERN_LEVELS, PATTERN_SHARE * stronger)
+    floor = max(PATTERN_LEVELS, NOISE_TIMES * float(np.median(diff)))
+    pattern = diff > np.maximum(floor, PATTERN_SHARE * stronger)
     return colour | pattern
