@@ -229,3 +229,21 @@ def test_a_long_back_off_keeps_ticking_for_the_watchdog():
         max_seconds=2.2)
     assert status.state == "stopped" and status.frames == 0
     assert len(ticks) >= 3 and max(b - a for a, b in zip(ticks, ticks[1:])) < 1.5
+
+
+def test_a_consumer_that_found_no_board_is_given_the_next_still_frame_and_its_status_is_on_the_line():
+    class NoBoard:
+        status = "unreadable: no board found (1 frames so far)"
+        wants_another_read = True
+
+        def __init__(self):
+            self.fed = 0
+
+        def feed(self, image, t):
+            self.fed += 1
+            return []
+
+    consumer = NoBoard()
+    status = CaptureLoop(ListSource([board()] * 5), consumer).run()
+    assert consumer.fed == 5 and status.tracker == NoBoard.status
+    assert "tracker: unreadable: no board found" in status.line()

@@ -300,7 +300,7 @@ def main(argv: list[str] | None = None) -> int:
         noise = (f" (each frame: {args.doubt:.0%} of tiles doubtful, {args.stray:.0%} chance of a doubtful stray tile)"
                  if reader_name == "simulated" else
                  f" (frames by {'tilecam.models.synth' if args.renderer == 'synth' else 'the photo compositor'}, "
-                 "read by tilecam.vision.read; motion gate on)")
+                 "read by tilecam.vision.read through the capture loop)")
         print(f"\n### Synthetic games: {len(records)} records of ../shared/data/gcg, seeds {args.seed}…"
               f"{args.seed + len(records) - 1}, reader: {reader_name}{noise}\n")
         print("| game | frames | placements right (squares, letters, score) | phantom plays | withdrawn phonies "

@@ -1,4 +1,11 @@
-"""What the tracker reports: detected game events."""
+"""What the tracker reports: detected game events.
+
+A :class:`DetectedEvent` has ``kind`` ``"play"`` (``placement``: an engine Placement, ``?`` for a blank not named
+yet; ``phony``: words the lexicon rejects; ``pending_blanks``), ``"withdraw"`` (the last play taken back;
+``placement`` = that play), ``"amend"`` (the last play recorded again as ``placement``, by the same player: it was
+read short), ``"correct"`` (the tile on ``square`` is ``letter``: the play that put it there and the scores after it
+change), ``"pass"`` or ``"exchange"``. ``firmware/pipeline.record_event`` turns each into a game action.
+"""
 
 from __future__ import annotations
 

@@ -1,37 +1,31 @@
-"""The move tracker: a stream of frames (or readings) in, detected game events out.
+"""The move tracker: a stream of still frames (or readings) in, detected game events out.
 
-    feed(frame or reading, t) ──reader──▶ Reading ──occluded?──▶ (reset; nothing)
-                                             └──▶ agrees with the previous ones? ──settled──▶ interpret() against
-                                                  the committed board ──commit policy──▶ [DetectedEvent]
+    feed(image, t) ──reader──▶ Reading + rectified image ──belief (pixels against the last settle)──▶ Reading
+    feed(reading, t) ─────────────────────────────────────────────────────────────────────────────▶ Reading
+        Reading ──something over the board?──▶ (not settled; nothing)
+                └──▶ settled ──interpret() against the committed board──commit policy──▶ [DetectedEvent]
 
-* Only a settled board counts: ``settle_readings`` consecutive readings that agree (the same squares occupied)
-  with nothing over the board; their letter probabilities are averaged (``infer.merge_readings``). A hand, an
-  arm, a sleeve or a shadow (any occluded square, or a frame the reader cannot read at all) starts the count again.
-* The settled board is compared with the committed one (``infer.interpret``): new tiles → a play; the last play's
-  tiles gone → a withdrawal (a phony taken back), possibly with the next play already down; new tiles that only
-  make sense as part of the last play (a tile of it read as an empty square back then) → the last play amended;
-  tiles missing or moved that are not the last play (a shifted tile, a lifted one, a bumped board) → no move until
-  it is put right. A committed tile of an earlier play that settled boards since show clearly as another letter,
-  twice in a row, was misread when committed → a ``correct`` event (the light has changed, the hand has gone).
-  A board turned on the table is recognised by turning the reading until it matches the committed tiles.
+* An image comes from the capture loop once the board has been still (``firmware/loop.py``): only the squares whose
+  pixels changed since the last settle are believed anew (:mod:`tilecam.vision.moves.belief`); a hand is covered
+  squares that changed and touch; a few scattered squares the reader doubts keep what they were, so they never keep
+  the board from settling. Readings without pixels (tests, labelled photos, simulated streams) settle on
+  ``settle_readings`` that agree, their probabilities averaged; any occluded square starts the count again.
+* The settled board is compared with the committed one (:func:`~tilecam.vision.moves.interpret.interpret`): new
+  tiles → a play; the last play's tiles gone → a withdrawal (a phony taken back), possibly with the next play
+  already down; new tiles that only make sense as part of the last play → the last play amended; tiles missing or
+  moved that are not the last play → no move until it is put right. A committed tile of an earlier play that
+  settled boards since show clearly as another letter, twice in a row, was misread → a ``correct`` event. A board
+  turned on the table is recognised by turning the reading until it matches the committed tiles.
 * Commit policy ``settle`` (default): a settled change is committed at once. ``clock``: settled boards are only
-  looked at when a clock is pressed (:meth:`MoveTracker.clock`, tournament style); a press that finds the board
-  unchanged is a scoreless turn (a pass or an exchange: a camera cannot tell them apart).
-* Passes and exchanges that buttons or the web page report come in through :meth:`MoveTracker.external` and are
-  passed on as events in order.
+  looked at when a clock is pressed (:meth:`MoveTracker.clock`); a press that finds the board unchanged is a
+  scoreless turn. ``stills``: every frame is a turn of its own (one photo per turn, a clock-button rig).
 
-The image → reading step is injected (``reader``), so the tracker is a pure state machine over readings; the
-default reader is the vision pipeline (``tilecam.vision.read.read_board`` with the tile model), loaded lazily.
-
-Interface for the capture loop / daemon (``firmware/loop.py``, ``firmware/daemon.py``):
-``make_tracker(board_rows, tileset) -> MoveTracker``; ``tracker.feed(image_bgr_or_reading, t) ->
-list[DetectedEvent]``; ``tracker.sync(board_rows)`` after the game's board changed other than by the camera;
-``tracker.clock(t, player=None)`` when a clock button ends a turn (then ``loop.request_read()``);
-``tracker.wants_every_frame``. A :class:`DetectedEvent` has ``kind`` ``"play"`` (``placement``: an engine
-Placement, ``?`` for a blank not named yet; ``phony``: words the lexicon rejects; ``pending_blanks``),
-``"withdraw"`` (the last play taken back; ``placement`` = that play), ``"amend"`` (the last play recorded again
-as ``placement``, by the same player: it was read short), ``"correct"`` (the tile on ``square`` is ``letter``:
-the play that put it there and the scores after it change), ``"pass"`` or ``"exchange"``.
+The image → reading step is injected (``reader``); the default is the vision pipeline, loaded lazily
+(:mod:`tilecam.vision.moves.reader`). :func:`make_tracker` is the one factory (the daemon, ``tilecam replay`` and
+``tilecam bench moves``), :func:`device_config` the one configuration. The daemon's side: ``tracker.feed(image, t)
+-> list[DetectedEvent]``; ``tracker.sync(board_rows)`` after the game's board changed other than by the camera;
+``tracker.clock(t, player=None)`` when a clock button ends a turn; ``wants_every_frame``, ``wants_another_read`` and
+``status`` for the capture loop (:mod:`tilecam.vision.moves.events` for the events' kinds).
 """
 
 from __future__ import annotations
