@@ -7,7 +7,8 @@ open), and ``tilecam replay`` all ask :func:`lexicon_for`. A game's ``lexicon`` 
   ENABLE is English, so a German game whose settings say ``enable1`` (the default) has no lexicon — its plays are
   never judged against English words; challenges are then decided by the players;
 * ``none``: no word list, whatever the tile set;
-* the path of a plain word list (one word a line, UTF-8; Ä Ö Ü allowed): used as given, for any tile set.
+* the path of a plain word list (one word a line, UTF-8): used for any tile set, read in that set's tiles (Spanish
+  ``CHICO`` is the CH tile + ``ICO``, an accent the set lacks is dropped: see :mod:`tilecam.engine.lexicon`).
 
 >>> lexicon_for("german", "enable1") is None
 True
@@ -21,8 +22,9 @@ import functools
 from pathlib import Path
 from typing import Any
 
-from tilecam.engine.errors import LexiconError
+from tilecam.engine.errors import EngineError, LexiconError
 from tilecam.engine.lexicon import Lexicon
+from tilecam.engine.tiles import TileSet
 
 #: The word lists shipped with the engine, by the name a game's settings use, with the tile sets whose games they
 #: can judge (a list judges only games in its own language).
@@ -65,6 +67,10 @@ def _load(tileset: str, name: str) -> Lexicon | None:
         raise LexiconChoiceError(f"unknown lexicon {name!r}: neither a shipped word list "
                                  f"({', '.join(BUNDLED)}), {NO_LEXICON!r}, nor a word-list file")
     try:
-        return Lexicon.load(path)
+        tiles = TileSet.load(tileset)
+    except EngineError:
+        tiles = None  # a tile set the engine cannot load is refused by the game's rules, not here
+    try:
+        return Lexicon.load(path, tileset=tiles)
     except LexiconError as exc:
         raise LexiconChoiceError(str(exc)) from exc

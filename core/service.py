@@ -39,6 +39,7 @@ from tilecam.engine.game import Game
 from tilecam.engine.move import Placement
 from tilecam.engine.rules import Rules
 from tilecam.engine.scoring import score
+from tilecam.engine import variants
 from tilecam.core.store import (
     ABANDONED,
     ACTIVE,
@@ -51,10 +52,12 @@ from tilecam.core.store import (
     StoreError,
 )
 
-# Stored event kinds that are game actions (one engine undo step each, replayed in order).
-ACTIONS = ("play", "pass", "exchange", "challenge", "withdraw", "end", "time_penalty")
+# Stored event kinds that are game actions (one engine undo step each, replayed in order); ``card`` and
+# ``magical_word`` are the Harry Potter edition's scored events after a play.
+ACTIONS = ("play", "pass", "exchange", "challenge", "withdraw", "end", "time_penalty", "card", "magical_word")
 CORRECTIONS = ("set_blank", "correct_tile")
-VARIANTS = {"tournament": Rules.tournament, "casual": Rules.casual, "nine-tile": Rules.nine_tile}
+# The move kinds the scoreboard shows as "the last move" (a card or a Magical Word is shown as its own move).
+LAST_MOVE_KINDS = ("play", "pass", "exchange", "withdraw", "card", "magical_word")
 
 
 class CommandRefused(ValueError):
@@ -70,18 +73,44 @@ class NoGame(CommandRefused):
     """A command that needs a game in progress, while there is none."""
 
 
-def rules_for(settings: GameSettings) -> Rules:
-    """The engine rules for stored settings; raises :class:`CommandRefused` for an unknown variant or rule."""
-    factory = VARIANTS.get(settings.variant)
-    if factory is None:
-        raise CommandRefused(f"unknown variant {settings.variant!r}; one of {', '.join(VARIANTS)}", "new_game")
+def rules_for(settings: GameSettings, players: int = 2) -> Rules:
+    """The engine rules for stored settings: the engine registry's variant
+    (:func:`tilecam.engine.variants.rules_for`) with the settings' tile set, board and challenge rule, and for
+    Finish Line the target of ``level`` and ``players`` (or ``target``). Raises :class:`CommandRefused` for an
+    unknown variant, tile set or rule, and for a level or target given to a variant that has none."""
     try:
-        rules = factory(tileset=settings.tileset, layout=settings.layout, challenge=settings.challenge_rule,
-                        challenge_points=settings.challenge_points)
+        needs_target = variants.variant(settings.variant).needs_target
+        if not needs_target and (settings.level is not None or settings.target is not None):
+            raise CommandRefused(f"variant {settings.variant!r} has no target score (only finish-line has)",
+                                 "new_game")
+        changes: dict[str, Any] = {"layout": settings.layout, "challenge": settings.challenge_rule,
+                                   "challenge_points": settings.challenge_points}
+        if settings.target is not None:
+            changes["target_score"] = settings.target
+        rules = variants.rules_for(settings.variant, settings.tileset, players=players,
+                                   level=settings.level if needs_target else None, **changes)
         rules.tiles, rules.board_layout  # load the data files now: a missing tile set is refused here, not later
     except EngineError as exc:
         raise CommandRefused(str(exc), "new_game") from exc
     return rules
+
+
+def settings_for(data: Mapping[str, Any]) -> GameSettings:
+    """Settings of a new game from what the caller chose (the web form, the API); what it left out comes from the
+    variant: its board, tile set and challenge rule (Super Scrabble brings ``super21`` and ``english-super``),
+    then the store's defaults. A tile set chosen without a board keeps the variant's board."""
+    chosen = {k: v for k, v in data.items() if v is not None}
+    try:
+        fields = variants.variant(str(chosen.get("variant", GameSettings.variant))).rules
+    except EngineError:
+        fields = {}  # an unknown variant: refused by rules_for with the list of known ones
+    for setting, field_name in (("tileset", "tileset"), ("layout", "layout"), ("challenge_rule", "challenge")):
+        if setting not in chosen and field_name in fields:
+            chosen[setting] = fields[field_name]
+    try:
+        return GameSettings.from_dict(chosen)
+    except (StoreError, TypeError) as exc:
+        raise CommandRefused(str(exc), "new_game") from exc
 
 
 def parse_placement(placement: Placement | str | Sequence[str], board: Board | None = None) -> Placement:
@@ -148,11 +177,8 @@ class GameService:
                  actor: str = "web") -> int:
         """Start a game (an unfinished one is marked abandoned first); returns its id."""
         if not isinstance(settings, GameSettings):
-            try:
-                settings = GameSettings.from_dict(dict(settings or {}))
-            except (StoreError, TypeError) as exc:
-                raise CommandRefused(str(exc), "new_game") from exc
-        rules = rules_for(settings)
+            settings = settings_for(dict(settings or {}))
+        rules = rules_for(settings, len(players))
         self._lexicon_of(settings)  # a lexicon setting that names no word list is refused before anything is stored
         try:
             Game(list(players), rules)
@@ -205,7 +231,7 @@ class GameService:
         the ``phony`` flag even when this service has no lexicon of its own (only a challenge decides)."""
         with self._lock:
             f = self._current("play")
-            p = parse_placement(placement, f.game.board)
+            p = parse_placement(_encoded(placement, f.rules), f.game.board)
             position, word = p.gcg()
             payload = {"position": position, "word": word, "player": f.game.turn if player is None else player,
                        "rack": rack}
@@ -267,10 +293,39 @@ class GameService:
                     raise CommandRefused("this game has no lexicon: say whether the play is valid", "challenge")
                 if "?" in last.word:
                     raise CommandRefused("say which letter the blank is before challenging", "challenge")
-                valid = all(w.upper() in f.lexicon for w in last.words)
+                valid = all(f.game.is_word(w) for w in last.words)  # Clabbers: anagrams of words are good
             payload = {"valid": bool(valid), "challenger": f.game.turn if challenger is None else challenger,
                        "words": list(last.words)}
             return self._act(f, "challenge", payload, actor)
+
+    def card(self, name: str, actor: str, *, multiplier: int | None = None, points: int | None = None
+             ) -> StoredEvent:
+        """A Harry Potter card played on the play just made, stored as its own scored event named ``name``:
+        ``multiplier`` re-multiplies the play's score, ``points`` adds a flat number (see ``Game.card``)."""
+        for what, value in (("multiplier", multiplier), ("points", points)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+                raise CommandRefused(f"a card's {what} is a whole number, not {value!r}", "card")
+        if not isinstance(name, str):
+            raise CommandRefused(f"a card's name is text, not {name!r}", "card")
+        with self._lock:
+            f = self._current("card")
+            payload: dict[str, Any] = {"name": name.strip(), "player": self._turn_player(f)}
+            if multiplier is not None:
+                payload["multiplier"] = multiplier
+            if points is not None:
+                payload["points"] = points
+            return self._act(f, "card", payload, actor)
+
+    def magical_word(self, actor: str, *, word: str | None = None) -> StoredEvent:
+        """Mark a word of the play just made a Magical Word (default: its main word; ``[CH]`` spells a
+        two-letter tile): the bonus for its length, stored as its own scored event (see ``Game.magical_word``)."""
+        if word is not None and not isinstance(word, str):
+            raise CommandRefused(f"a Magical Word is text, not {word!r}", "magical_word")
+        with self._lock:
+            f = self._current("magical_word")
+            chosen = f.rules.tiles.encode(word.strip().upper()) if word and word.strip() else None
+            payload = {"word": chosen, "player": self._turn_player(f)}
+            return self._act(f, "magical_word", payload, actor)
 
     def withdraw(self, actor: str) -> StoredEvent:
         """The last play is taken back (a phony the player withdraws); its score comes off, the turn is lost."""
@@ -381,6 +436,12 @@ class GameService:
                 "winners": g.winners() if g.is_over else [],
                 "finished_reason": None if g.is_over else g.finished_reason,
                 "settings": f.settings.to_dict(),
+                "size": g.board.size,
+                "target": g.target,
+                "to_target": g.to_target() if g.target is not None else None,
+                "progress": g.progress() if g.target is not None else None,
+                "cards": f.rules.cards,
+                "magical_words": bool(f.rules.magical_words),
                 "clocks": self._clocks(f),
                 "pending": self._pending(f),
                 "can_undo": bool(f.actions),
@@ -440,7 +501,7 @@ class GameService:
             raise CommandRefused(str(exc), "new_game") from exc
 
     def _new_fold(self, game_id: int, players: list[str], settings: GameSettings) -> _Fold:
-        rules = rules_for(settings)
+        rules = rules_for(settings, len(players))
         lexicon = self._lexicon_of(settings)
         return _Fold(game_id, players, settings, rules, Game(players, rules, lexicon), lexicon,
                      clock_used=[0.0] * len(players), turn_started=self._now())
@@ -522,7 +583,7 @@ class GameService:
         before = len(f.game.history)
         self._run_action(f, {"kind": kind, **payload})
         new_events = f.game.history[before:]
-        if kind == "play" and new_events:
+        if kind in ("play", "card", "magical_word") and new_events:
             return {"score": new_events[-1].score}
         if kind == "end":
             return {"scores": f.game.scores}
@@ -549,6 +610,11 @@ class GameService:
             g.withdraw()
         elif kind == "time_penalty":
             g.time_penalty(int(action["player"]), int(action["points"]))
+        elif kind == "card":
+            g.card(action["name"], multiplier=action.get("multiplier"), points=action.get("points"),
+                   player=action.get("player"))
+        elif kind == "magical_word":
+            g.magical_word(action.get("word"), player=action.get("player"))
         elif kind == "end":
             for seat, points in action.get("penalties", ()):
                 g.time_penalty(int(seat), int(points))
@@ -582,6 +648,14 @@ class GameService:
             self._run_action(rebuilt, action)  # EngineError propagates: the caller refuses the correction
         f.game, f.actions = rebuilt.game, rebuilt.actions
         f.corrected.add(i)
+
+    @staticmethod
+    def _turn_player(f: _Fold) -> int | None:
+        """Who made the play a card or a Magical Word belongs to: the player of the last play (None: no play)."""
+        for ev in reversed(f.game.history):
+            if ev.kind == "play":
+                return ev.player
+        return None
 
     def _tile_at(self, f: _Fold, row: int, col: int, command: str) -> Tile:
         board = f.game.board
@@ -652,7 +726,7 @@ class GameService:
                 said_phony = action_index >= 0 and bool(f.actions[action_index].get("phony"))
                 if "?" in word:
                     flags.append("blank-pending")
-                elif said_phony or (f.lexicon is not None and any(w.upper() not in f.lexicon for w in ev.words)):
+                elif said_phony or (f.lexicon is not None and not all(f.game.is_word(w) for w in ev.words)):
                     flags.append("phony")
                 if action_index in f.corrected:
                     flags.append("corrected")
@@ -675,7 +749,7 @@ class GameService:
 
     def _last_move(self, f: _Fold) -> dict[str, Any] | None:
         for ev in reversed(f.game.history):
-            if ev.kind in ("play", "pass", "exchange", "withdraw"):
+            if ev.kind in LAST_MOVE_KINDS:
                 d = {"player": ev.player, "kind": ev.kind, "position": ev.position, "word": ev.word,
                      "score": ev.score, "squares": []}
                 if ev.kind == "play":
@@ -713,9 +787,25 @@ class GameService:
                 out.append({"kind": "blank", "row": r, "col": c, "square": _square(r, c),
                             "question": f"Which letter is the blank on {_square(r, c)}?"})
         reason = None if f.game.is_over else f.game.finished_reason
-        if reason:
+        if reason == "target":  # Finish Line: the game stops as it stands, no racks are counted
+            out.append({"kind": "end", "reason": reason,
+                        "question": f"The target of {f.game.target} is reached: end the game (no racks count)."})
+        elif reason:
             out.append({"kind": "end", "reason": reason, "question": "The game is over: enter the racks left."})
         return out
+
+
+def _encoded(placement: Placement | str | Sequence[str], rules: Rules) -> Placement | str | Sequence[str]:
+    """A play written with macondo's brackets (``8D [CH]ICO``, ``[ch]`` a blank for it) in the tile set's
+    one-character symbols, which the engine plays; anything else as given."""
+    try:
+        if isinstance(placement, str) and "[" in placement:
+            return rules.tiles.encode(placement)
+        if isinstance(placement, (tuple, list)) and len(placement) == 2 and "[" in str(placement[1]):
+            return placement[0], rules.tiles.encode(str(placement[1]))
+    except EngineError as exc:
+        raise CommandRefused(str(exc), "play") from exc
+    return placement
 
 
 def _stand_in(rules: Rules) -> str:

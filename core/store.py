@@ -59,7 +59,8 @@ class GameSettings:
     one of the engine's (``double``, ``single``, ``void``, ``points``). The store checks only that the values are
     well-formed; the game service checks them against the engine's rules when a game is created.
     ``clock_seconds`` is each player's total thinking time (None: no clock); ``overtime_penalty`` the points lost per
-    started minute over it (the NASPA convention is 10).
+    started minute over it (the NASPA convention is 10). ``level`` and ``target`` are a Finish Line game's: the
+    level of the engine's targets table, or the target score itself (None: the variant's default).
     """
 
     variant: str = "tournament"
@@ -70,8 +71,15 @@ class GameSettings:
     challenge_points: int = 5
     clock_seconds: int | None = None
     overtime_penalty: int = 10
+    level: str | None = None
+    target: int | None = None
 
     def __post_init__(self) -> None:
+        if self.level is not None and (not isinstance(self.level, str) or not self.level):
+            raise StoreError(f"setting level must be a non-empty string or left out, got {self.level!r}")
+        if self.target is not None and (isinstance(self.target, bool) or not isinstance(self.target, int)
+                                        or self.target <= 0):
+            raise StoreError(f"setting target must be a positive whole score or left out, got {self.target!r}")
         if self.clock_seconds is not None and (not isinstance(self.clock_seconds, int) or self.clock_seconds <= 0):
             raise StoreError(f"clock_seconds must be a positive whole number of seconds, got {self.clock_seconds!r}")
         for name in ("variant", "tileset", "layout", "lexicon", "challenge_rule"):
@@ -352,7 +360,8 @@ class GameStore:
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (game_id, settings.variant, settings.tileset, settings.lexicon, settings.challenge_rule,
                  settings.clock_seconds, json.dumps({"layout": settings.layout, "challenge_points": settings.challenge_points,
-                            "overtime_penalty": settings.overtime_penalty})))
+                            "overtime_penalty": settings.overtime_penalty, "level": settings.level,
+                            "target": settings.target})))
             payload = {"players": names, "settings": settings.to_dict()}
             event = self._insert_event(conn, game_id, "game_started", payload, actor, t)
         return game_id, event
