@@ -1,5 +1,7 @@
 """A board as a pure SVG string: premium squares coloured and labelled, tiles with letter and value, blanks in
-red without a value, the last move's new tiles outlined. Used by the web scoreboard.
+red without a value, the last move's new tiles outlined. Used by the web scoreboard. Any layout's size is drawn
+(Super Scrabble's 21x21); a two-letter tile (Spanish CH, LL, RR) shows its face, not the engine's one-character
+symbol.
 
 >>> from tilecam.engine.move import Placement
 >>> b = Board()
@@ -10,13 +12,16 @@ red without a value, the last move's new tiles outlined. Used by the web scorebo
 True
 >>> svg.count('class="last"')
 5
+>>> es = Board(); es[7, 7] = Tile("Ç")
+>>> ">CH<" in render_svg(es, tileset="spanish"), "Ç" in render_svg(es, tileset="spanish")
+(True, False)
 """
 
 from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
-from .board import Board
+from .board import Board, Tile
 from .coords import LETTERS
 from .layout import Layout
 from .move import Placement
@@ -37,6 +42,8 @@ TILE_FILL = "#f6e3b4"
 LETTER_COLOUR = "#222222"
 BLANK_COLOUR = "#c0392b"
 LAST_COLOUR = "#27ae60"
+LETTER_SIZE = 0.55  # a one-letter tile's letter height, as a share of the square
+FACE_SIZE = 0.36    # a two-letter tile's face (CH, LL, RR): smaller, so both letters fit the square
 
 
 def render_svg(board: Board, last_move: Placement | None = None, layout: Layout | None = None,
@@ -78,8 +85,10 @@ def render_svg(board: Board, last_move: Placement | None = None, layout: Layout 
             out.append(f'<rect class="{kind}" x="{x + inset}" y="{y + inset}" width="{cell - 2 * inset}" '
                        f'height="{cell - 2 * inset}" rx="4" fill="{TILE_FILL}" stroke="#b9a36f"/>')
             colour = BLANK_COLOUR if tile.is_blank else LETTER_COLOUR
-            out.append(f'<text x="{x + cell / 2:.1f}" y="{y + cell * 0.68:.1f}" font-size="{cell * 0.55:.0f}" '
-                       f'font-weight="bold" text-anchor="middle" fill="{colour}">{escape(tile.letter)}</text>')
+            face = tiles.face(tile.letter) if tile.letter in tiles.letters else tile.letter
+            size = LETTER_SIZE if len(face) == 1 else FACE_SIZE
+            out.append(f'<text x="{x + cell / 2:.1f}" y="{y + cell * 0.68:.1f}" font-size="{cell * size:.0f}" '
+                       f'font-weight="bold" text-anchor="middle" fill="{colour}">{escape(face)}</text>')
             if not tile.is_blank and tile.letter in tiles.letters:
                 out.append(f'<text x="{x + cell - 5:.1f}" y="{y + cell - 5:.1f}" font-size="{cell * 0.22:.0f}" '
                            f'text-anchor="end" fill="{LETTER_COLOUR}">{tiles.value(tile.letter)}</text>')
