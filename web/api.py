@@ -20,7 +20,7 @@ from tilecam.web.live import event_to_dict
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 MAX_SEQ = 2**63 - 1  # SQLite's largest integer
-_ROW = re.compile(r"^[A-Za-z.?ÄÖÜäöü]+$")
+_ROW = re.compile(r"^(?:[^\W\d_]|[.?])+$")  # board text: letters of any tile set, '.' empty, '?' blank
 
 
 def _int_arg(name: str, default: int | None = None, minimum: int = 0, maximum: int | None = None) -> int | None:
@@ -117,16 +117,19 @@ def snapshot(game_id: int, move_index: int):
 
 @bp.get("/board.svg")
 def board_svg():
-    """Any board drawn by the engine: ``?rows=`` 15 board-text rows joined by ``/``; ``position`` + ``word``
-    highlight a play. Used by the review page, which knows every frame's rows."""
+    """Any board drawn by the engine: ``?rows=`` board-text rows joined by ``/`` (15, or 21 with
+    ``layout=super21``); ``position`` + ``word`` highlight a play; ``tileset`` names whose faces the tiles show
+    (Spanish CH). Used by the review page, which knows every frame's rows."""
     raw = request.args.get("rows", "")
     rows = raw.split("/") if raw else []
     if not rows or any(not _ROW.match(r) for r in rows):
         abort(400, description="rows must be board-text rows (letters, '.', '?') joined by '/'")
     position = request.args.get("position") or None
     word = request.args.get("word") or None
+    layout = request.args.get("layout") or "standard15"
+    tileset = request.args.get("tileset") or "english"
     try:
-        svg = data.render_board(rows, position, word)
+        svg = data.render_board(rows, position, word, layout, tileset)
     except ValueError as exc:
         abort(400, description=str(exc))
     response = Response(svg, mimetype="image/svg+xml")

@@ -72,18 +72,25 @@ def snapshot(game_id: int, move_index: int) -> bytes | None:
     return store().snapshot(game_id, move_index)
 
 
-def render_board(rows: list[str], position: str | None = None, word: str | None = None) -> str:
-    """The engine's SVG of ``rows``, with the play ``position word`` highlighted when given."""
+def render_board(rows: list[str], position: str | None = None, word: str | None = None,
+                 layout: str = "standard15", tileset: str = "english") -> str:
+    """The engine's SVG of ``rows`` on ``layout`` (a bundled layout's name) with ``tileset``'s faces, the play
+    ``position word`` highlighted when given."""
     from tilecam.engine import svg
+    from tilecam.engine.layout import DATA_DIR, Layout
+    from tilecam.engine.tiles import TileSet
 
-    board = Board.from_rows(rows)
+    # only bundled names: a query string must not name a file to read
+    if layout not in {p.stem for p in DATA_DIR.glob("*.txt")} or tileset not in TileSet.bundled():
+        raise ValueError(f"no bundled layout {layout!r} or tile set {tileset!r}")
+    board = Board.from_rows(rows, Layout.load(layout))
     last = None
     if position and word:
         last = Placement.from_gcg(position, word)
         off = [(r, c) for r, c, _t in last.squares() if not board.in_bounds(r, c)]
         if off:
             raise ValueError(f"the play {position} {word} runs off the board")
-    return svg.render_svg(board, last_move=last)
+    return svg.render_svg(board, last_move=last, tileset=tileset)
 
 
 # ------------------------------------------------------------------------------------------------ stored games
@@ -104,7 +111,8 @@ def game_review(game_id: int) -> dict[str, Any]:
     """Review frames for a stored game, each play frame with the URL of the photo taken then (if one was kept)."""
     record = game_record(game_id)
     game = engine_game(game_id)
-    review = build_review(list(record.players), [e.to_dict() for e in game.history])
+    review = build_review(list(record.players), [e.to_dict() for e in game.history], layout=game.rules.layout,
+                          tileset=game.rules.tileset)
     for frame in review["frames"][1:]:
         index = frame["index"] - 1  # the history index the store files snapshots under
         if frame["event"]["kind"] == "play" and store().snapshot(game_id, index) is not None:
@@ -134,13 +142,14 @@ def service_check() -> dict[str, Any]:
 
 
 def _square(body: Mapping[str, Any]) -> tuple[int, int]:
-    """A square from ``{"row", "col"}`` (0-based) or ``{"square": "H8"}`` / ``"8H"``."""
+    """A square from ``{"row", "col"}`` (0-based) or ``{"square": "H8"}`` / ``"8H"`` (on a 21x21 board to U21)."""
     from tilecam.engine.coords import parse_coord
 
     if "square" in body:
         text = str(body["square"]).strip()
+        game = service().game
         try:
-            row, col, _across = parse_coord(text, size=15)
+            row, col, _across = parse_coord(text, size=game.board.size if game is not None else 15)
         except ValueError:
             abort(400, description=f"not a square: {text[:10]!r} (write it like H8)")
         return row, col
@@ -159,9 +168,9 @@ def _text(body: Mapping[str, Any], key: str, what: str) -> str:
 
 def _settings(body: Mapping[str, Any]) -> dict[str, Any]:
     allowed = ("variant", "tileset", "layout", "lexicon", "challenge_rule", "challenge_points", "clock_seconds",
-               "overtime_penalty")
+               "overtime_penalty", "level", "target")
     settings = {k: body[k] for k in allowed if k in body and body[k] not in ("", None)}
-    for key in ("challenge_points", "clock_seconds", "overtime_penalty"):
+    for key in ("challenge_points", "clock_seconds", "overtime_penalty", "target"):
         if key in settings:
             try:
                 settings[key] = int(settings[key])
@@ -226,6 +235,30 @@ def _end(svc: Any, body: Mapping[str, Any], actor: str):
     return svc.end_game(cleaned or None, actor)
 
 
+def _whole(body: Mapping[str, Any], key: str) -> int | None:
+    """An optional whole number of the body (a form sends it as text); 400 for anything else."""
+    value = body.get(key)
+    if value is None or value == "":
+        return None
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        abort(400, description=f'"{key}" must be a whole number')
+    return value
+
+
+def _card(svc: Any, body: Mapping[str, Any], actor: str):
+    return svc.card(_text(body, "name", "the card's name"), actor, multiplier=_whole(body, "multiplier"),
+                    points=_whole(body, "points"))
+
+
+def _magical_word(svc: Any, body: Mapping[str, Any], actor: str):
+    word = body.get("word")
+    if word is not None and not isinstance(word, str):
+        abort(400, description='"word" must be a word of the play, or left out (its main word)')
+    return svc.magical_word(actor, word=word or None)
+
+
 def _pause(svc: Any, body: Mapping[str, Any], actor: str):
     paused = body.get("paused", True)
     if not isinstance(paused, bool):
@@ -245,6 +278,8 @@ ACTIONS = {
     "undo": lambda svc, body, actor: svc.undo(actor),
     "end": _end,
     "pause": _pause,
+    "card": _card,
+    "magical_word": _magical_word,
 }
 # The control page's names for the same actions.
 ALIASES = {"end_game": "end", "new_game": "new", "pass_turn": "pass"}

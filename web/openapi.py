@@ -46,12 +46,20 @@ def _command_body() -> dict[str, Any]:
     """What the commands read from their JSON body; each uses only its own fields (docs/API.md)."""
     return {"type": "object", "properties": {
         "players": {"type": "array", "items": {"type": "string"}, "description": "new: names in turn order"},
-        "variant": {"type": "string"}, "tileset": {"type": "string"}, "layout": {"type": "string"},
+        "variant": {"type": "string", "description": "new: a variant of the engine's registry"},
+        "tileset": {"type": "string", "description": "new: a tile set of the registry (default: the variant's)"},
+        "layout": {"type": "string", "description": "new: a board layout (default: the variant's)"},
+        "level": {"type": "string", "description": "new, Finish Line: beginner, intermediate or expert"},
+        "target": {"type": ["integer", "string"], "description": "new, Finish Line: the target score itself"},
+        "name": {"type": "string", "description": "card: the Harry Potter card's name"},
+        "multiplier": {"type": ["integer", "string", "null"], "description": "card: re-multiplies the play's score"},
+        "points": {"type": ["integer", "string", "null"], "description": "card: points it adds"},
         "lexicon": {"type": "string"}, "challenge_rule": {"type": "string"},
         "challenge_points": {"type": "integer"}, "clock_seconds": {"type": "integer"},
         "overtime_penalty": {"type": "integer"},
         "position": {"type": "string", "description": "play: 8D across, D8 down"},
-        "word": {"type": "string", "description": "play: the tiles, '.' played through, lower case a blank"},
+        "word": {"type": ["string", "null"], "description": "play: the tiles, '.' played through, lower case a "
+                 "blank, [CH] a two-letter tile; magical_word: a word of the play (left out: its main word)"},
         "tiles": {"type": ["string", "integer"], "description": "exchange: the letters or how many"},
         "valid": {"type": ["boolean", "null"], "description": "challenge: left out, the game's lexicon decides"},
         "square": {"type": "string", "description": "set_blank, correct_tile: e.g. H8"},
@@ -104,7 +112,12 @@ def document() -> dict[str, Any]:
         "/api/board.svg": _get("A board drawn by the engine", {"description": "SVG", "content": {
             "image/svg+xml": {"schema": {"type": "string"}}}}, 400, parameters=[
             {"name": "rows", "in": "query", "required": True, "schema": {"type": "string"},
-             "description": "15 board-text rows joined by '/'", "example": _ROWS_EXAMPLE},
+             "description": "board-text rows joined by '/' (as many as the layout's size)",
+             "example": _ROWS_EXAMPLE},
+            {"name": "layout", "in": "query", "required": False, "schema": {"type": "string"},
+             "example": "standard15", "description": "a bundled layout (super21: 21 rows)"},
+            {"name": "tileset", "in": "query", "required": False, "schema": {"type": "string"},
+             "example": "english", "description": "a bundled tile set, whose faces the tiles show"},
             {"name": "position", "in": "query", "required": False, "schema": {"type": "string"}, "example": "8D"},
             {"name": "word", "in": "query", "required": False, "schema": {"type": "string"}, "example": "QUANT"}]),
         "/api/calibration": _get("What the camera sees now (written by `tilecam run`)", _json("the calibration"),

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tilecam.engine.board import Board
+from tilecam.engine.layout import Layout
 from tilecam.engine.move import Placement
 
 BINGO_TILES = 7
@@ -20,8 +21,10 @@ def _placement(event: Mapping[str, Any]) -> Placement:
     return Placement.from_gcg(str(event["position"]), str(event["word"]))
 
 
-def build_review(players: Sequence[str], events: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """Frames (frame 0 = the empty board before the first event), totals per frame and statistics.
+def build_review(players: Sequence[str], events: Sequence[Mapping[str, Any]], layout: str = "standard15",
+                 tileset: str = "english") -> dict[str, Any]:
+    """Frames (frame 0 = the empty board before the first event), totals per frame and statistics, on the game's
+    ``layout`` (Super Scrabble's 21x21); ``layout`` and ``tileset`` are in the result for drawing the boards.
 
     >>> r = build_review(["Ann", "Ben"], [
     ...     {"kind": "play", "player": 0, "score": 24, "total": 24, "position": "8D", "word": "ZA"},
@@ -31,7 +34,7 @@ def build_review(players: Sequence[str], events: Sequence[Mapping[str, Any]]) ->
     >>> r["stats"]["players"][0]["best"]["score"], r["stats"]["players"][1]["plays"]
     (24, 0)
     """
-    board = Board()
+    board = Board(Layout.load(layout))
     totals = [0] * len(players)
     frames: list[dict[str, Any]] = [
         {"index": 0, "event": None, "rows": board.rows(), "totals": list(totals), "last": None}
@@ -93,7 +96,8 @@ def build_review(players: Sequence[str], events: Sequence[Mapping[str, Any]]) ->
     for st in stats:
         st["average_per_turn"] = round(st["points_from_plays"] / st["turns"], 1) if st["turns"] else 0.0
         st["final"] = totals[stats.index(st)]
-    return {"players": list(players), "frames": frames, "stats": {"players": stats}}
+    return {"players": list(players), "frames": frames, "stats": {"players": stats}, "layout": layout,
+            "tileset": tileset}
 
 
 def _best_play(frames: Sequence[Mapping[str, Any]], player: int) -> dict[str, Any] | None:

@@ -54,7 +54,8 @@ def parse_gcg_upload(text: str) -> dict[str, Any]:
     if len(game.players) < 2:
         raise EngineError("a GCG game needs #player1 and #player2 lines")
     names = [p.name or p.nick for p in game.players]
-    review = build_review(names, [e.to_dict() for e in game.events])
+    rules = game.rules()
+    review = build_review(names, [e.to_dict() for e in game.events], layout=rules.layout, tileset=rules.tileset)
     return {"names": names, "review": review, "gcg": text}
 
 

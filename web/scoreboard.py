@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, current_app, render_template, request
 
+from tilecam.engine.variants import registry
 from tilecam.web import qr
 
 bp = Blueprint("scoreboard", __name__)
@@ -22,7 +23,7 @@ def index():
 
 @bp.get("/control")
 def control():
-    return render_template("control.html", initial_state=_initial_state())
+    return render_template("control.html", initial_state=_initial_state(), registry=registry())
 
 
 @bp.get("/device")

@@ -10,6 +10,10 @@ so a change in the service touches one function.
 - ``board`` (15 rows of board text), ``board_svg`` (the engine's drawing, the last play outlined, blanks marked)
 - ``last_move``: the service's last move with its ``words`` (word, score, breakdown), ``flags`` and ``bingo``
 - ``moves`` (the store's move records), ``bag``, ``unseen`` (letter → count), ``unseen_total``, ``pending``
+- the variant's: ``size`` (15, Super Scrabble 21), ``target`` / ``to_target`` / ``progress`` (Finish Line, else
+  None), ``cards`` / ``magical_words`` (Harry Potter: the control page offers them), ``variant_title``
+- a tile set with two-letter tiles (Spanish) is shown in its faces: the move list's words in macondo's GCG spelling
+  (``[CH]ICO``), ``unseen`` keyed by face (``CH``); ``board`` stays board text (one symbol a square)
 """
 
 from __future__ import annotations
@@ -18,18 +22,51 @@ import math
 from typing import Any
 
 from tilecam.engine.board import Board
+from tilecam.engine.errors import EngineError
+from tilecam.engine.layout import Layout
 from tilecam.engine.move import Placement
+from tilecam.engine.tiles import TileSet
+
+DEFAULT_LAYOUT, DEFAULT_TILESET = "standard15", "english"  # what a page with no game draws
 
 
-def board_svg(rows: list[str] | None, last_move: dict[str, Any] | None) -> str:
-    """The engine's drawing of the board, the last play highlighted (blanks are marked by the engine)."""
+def board_svg(rows: list[str] | None, last_move: dict[str, Any] | None, layout: str = DEFAULT_LAYOUT,
+              tileset: str = DEFAULT_TILESET) -> str:
+    """The engine's drawing of the board on the game's ``layout`` (Super Scrabble's 21x21), tiles as the
+    ``tileset`` shows them, the last play highlighted (blanks are marked by the engine)."""
     from tilecam.engine import svg
 
-    board = Board.from_rows(rows) if rows else Board()
+    board_layout = Layout.load(layout)
+    board = Board.from_rows(rows, board_layout) if rows else Board(board_layout)
     placement = None
     if last_move and last_move.get("kind") == "play" and last_move.get("position") and last_move.get("word"):
         placement = Placement.from_gcg(last_move["position"], last_move["word"])
-    return svg.render_svg(board, last_move=placement)
+    return svg.render_svg(board, last_move=placement, tileset=tileset)
+
+
+def _tiles(name: str) -> TileSet | None:
+    try:
+        return TileSet.load(name)
+    except EngineError:
+        return None
+
+
+def shown_in_faces(view: dict[str, Any], tiles: TileSet) -> None:
+    """Words and unseen tiles of a set with two-letter tiles spelt as people read them (in place)."""
+    def word(text: Any) -> Any:
+        return tiles.decode(text) if isinstance(text, str) else text
+
+    moves = []
+    for move in view.get("moves") or []:
+        move = {**move, "word": word(move.get("word"))}
+        move["words"] = [{**w, "word": word(w.get("word"))} for w in move.get("words") or []]
+        moves.append(move)
+    view["moves"] = moves
+    last = view.get("last_move")
+    if last:
+        view["last_move"] = {**last, "word": word(last.get("word")),
+                             "words": [{**w, "word": word(w.get("word"))} for w in last.get("words") or []]}
+    view["unseen"] = {tiles.face(k) if k in tiles.letters else k: n for k, n in (view.get("unseen") or {}).items()}
 
 
 def player_clocks(state: dict[str, Any]) -> list[dict[str, Any] | None]:
@@ -85,5 +122,21 @@ def decorate_state(state: dict[str, Any]) -> dict[str, Any]:
     view["last_move"] = _last_move(view)
     unseen = view.get("unseen") or {}
     view["unseen_total"] = sum(unseen.values()) if unseen else (0 if view["status"] != "none" else None)
-    view["board_svg"] = board_svg(view.get("board"), view.get("last_move"))
+    settings = view.get("settings") or {}
+    layout, tileset = settings.get("layout", DEFAULT_LAYOUT), settings.get("tileset", DEFAULT_TILESET)
+    view["board_svg"] = board_svg(view.get("board"), view.get("last_move"), layout, tileset)
+    tiles = _tiles(tileset)
+    if tiles is not None and tiles.multi_letter:
+        shown_in_faces(view, tiles)
+    view["variant_title"] = _variant_title(settings.get("variant"))
     return view
+
+
+def _variant_title(name: str | None) -> str | None:
+    """The registry's title of the game's variant (None without a game or for a variant it does not know)."""
+    from tilecam.engine.variants import variant
+
+    try:
+        return variant(name).title if name else None
+    except EngineError:
+        return None

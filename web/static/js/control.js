@@ -82,6 +82,10 @@
       if (action === "new_game") {
         const minutes = parseInt(body.clock_minutes || "0", 10);
         delete body.clock_minutes;
+        // only Finish Line has a target: a typed score wins over the level's
+        if (document.getElementById("ng-finish-line").hidden) { delete body.level; delete body.target; }
+        else if (body.target) delete body.level;
+        else delete body.target;
         body.clock_seconds = minutes > 0 ? minutes * 60 : null;
         act("new", body).then(() => form.closest("details").removeAttribute("open"));
         return;
@@ -90,12 +94,51 @@
     });
   });
 
+  // The new-game form follows the registry: a variant brings its tile set and challenge rule, Finish Line shows
+  // its level and target (the targets table by level and number of players), a tile set says whether the shipped
+  // word list judges it.
+  const registry = JSON.parse(document.getElementById("registry").textContent);
+  const ngVariant = document.getElementById("ng-variant");
+  const ngTiles = document.getElementById("ng-tileset");
+  function targetHint() {
+    const form = document.getElementById("new-game-form");
+    const players = Array.from(form.querySelectorAll("input[name=player]")).filter((i) => i.value.trim()).length;
+    const level = document.getElementById("ng-level").value;
+    const row = registry.finish_line.targets.find((t) => t.level === level && t.players === Math.max(2, players));
+    document.getElementById("ng-target-hint").textContent = row ? "Target for " + row.players + " players at " +
+      level + ": " + row.target + " points." : "";
+  }
+  function lexiconHint() {
+    const info = registry.tilesets.find((t) => t.name === ngTiles.value) || {};
+    const lexicon = document.getElementById("ng-lexicon").value.trim();
+    const shipped = lexicon === "enable1";
+    document.getElementById("ng-lexicon-hint").textContent = shipped && !info.lexicon
+      ? "No word list ships for these tiles: the players decide challenges (or give the path of a word list)."
+      : "enable1 judges English games; another language needs the path of a word list on the device, or none.";
+  }
+  ngVariant.addEventListener("change", () => {
+    const opt = ngVariant.selectedOptions[0];
+    ngTiles.value = opt.dataset.tileset || "english";
+    const challenge = document.querySelector("#new-game-form select[name=challenge_rule]");
+    challenge.value = opt.dataset.challenge || "double";
+    document.getElementById("ng-finish-line").hidden = !opt.dataset.target;
+    targetHint();
+    lexiconHint();
+  });
+  ngTiles.addEventListener("change", lexiconHint);
+  document.getElementById("ng-lexicon").addEventListener("input", lexiconHint);
+  document.getElementById("ng-level").addEventListener("change", targetHint);
+  document.getElementById("new-game-form").addEventListener("input", targetHint);
+
   // The end-of-game form asks for the racks of the players who did not go out (the camera cannot see racks).
   function onState(state) {
     const pause = document.getElementById("pause-btn");
     pause.dataset.paused = state.status === "paused" ? "true" : "false";
     pause.textContent = state.status === "paused" ? "Resume" : "Pause";
     document.getElementById("pending").textContent = (state.pending || []).map((q) => q.question).join(" ");
+    document.getElementById("harry-potter").hidden = !(state.cards || state.magical_words);
+    document.getElementById("card-form").hidden = !state.cards;
+    document.getElementById("magical-form").hidden = !state.magical_words;
     const box = document.getElementById("end-racks");
     const names = (state.players || []).map((p) => p.name);
     if (box.dataset.names === JSON.stringify(names)) return;

@@ -27,13 +27,13 @@
   function drawPlayers(state) {
     const list = $("players");
     const players = state.players || [];
-    list.className = "players n" + players.length;
+    list.className = "players n" + players.length + (state.target ? " target" : "");
     // Reuse the same nodes when the player count is unchanged: only text changes, nothing moves.
     if (list.children.length !== players.length) {
       list.replaceChildren();
       players.forEach(() => {
         const li = el("li", "player");
-        li.append(el("span", "name"), el("span", "score"), el("span", "clock"));
+        li.append(el("span", "name"), el("span", "score"), el("span", "clock"), el("span", "progress"));
         list.append(li);
       });
     }
@@ -52,6 +52,21 @@
         clock.replaceChildren(el("span", "time", time), el("span", "pen", penalty));
       } else {
         clock.textContent = p.rack_count != null ? p.rack_count + " tiles" : "";
+      }
+      // Finish Line: how far each player is towards the target
+      const bar = li.querySelector(".progress");
+      if (state.target) {
+        const share = Math.round(100 * ((state.progress || [])[i] || 0));
+        const need = (state.to_target || [])[i];
+        bar.hidden = false;
+        bar.title = need ? need + " to go" : "target reached";
+        const fill = el("i");
+        fill.style.width = share + "%";
+        const track = el("span", "track");
+        track.append(fill);
+        bar.replaceChildren(track, el("span", "need", need ? need + " to go" : "reached"));
+      } else {
+        bar.hidden = true;
       }
       clock.classList.toggle("running", !!(p.clock && p.clock.running));
       clock.classList.toggle("over", !!(p.clock && (p.clock.remaining_s < 0 || p.clock.penalty)));
@@ -143,6 +158,10 @@
     drawMoves(state);
     const status = { none: "no game", active: "", paused: "paused", finished: "game over" }[state.status];
     $("game-status").textContent = status === undefined ? state.status : status;
+    const rules = [];
+    if (state.variant_title && state.settings && state.settings.variant !== "tournament") rules.push(state.variant_title);
+    if (state.target) rules.push("target " + state.target);
+    $("variant").textContent = rules.join(" · ");
     root.dataset.seq = state.seq;
     window.tilecamState = state;
     document.dispatchEvent(new CustomEvent("tilecam:state", { detail: state }));

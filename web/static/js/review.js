@@ -42,7 +42,8 @@
   async function boardSvg(f) {
     const key = f.rows.join("/") + "|" + (f.last ? f.last.position + " " + f.last.word : "");
     if (svgCache.has(key)) return svgCache.get(key);
-    const q = new URLSearchParams({ rows: f.rows.join("/") });
+    const q = new URLSearchParams({ rows: f.rows.join("/"), layout: data.layout || "standard15",
+      tileset: data.tileset || "english" });
     if (f.last) { q.set("position", f.last.position); q.set("word", f.last.word); }
     const r = await fetch(root.dataset.boardUrl + "?" + q.toString());
     const text = r.ok ? await r.text() : "";
