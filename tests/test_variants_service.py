@@ -4,12 +4,15 @@ Spanish two-letter tiles, the 21x21 board)."""
 
 from __future__ import annotations
 
+import argparse
+
 import pytest
 
 from tilecam.core.lexicons import lexicon_for_settings
 from tilecam.core.service import CommandRefused, GameService
 from tilecam.core.store import GameStore
-from tilecam.engine.variants import finish_line_target, tilesets, variants
+from tilecam.engine.variants import finish_line_target, rules_for, tilesets, variants
+from tilecam.firmware import cmd_run
 
 
 @pytest.fixture()
@@ -128,3 +131,19 @@ def test_clabbers_challenge_accepts_an_anagram_of_a_word(service, tmp_path):
     service.play("8D TNAUQ", actor="test")
     assert "phony" not in service.state()["moves"][0]["flags"]
     assert service.challenge("test").payload["valid"] is True
+
+
+@pytest.mark.parametrize("argv, expected", [
+    (["--variant", "super"], ("super21", "english-super", 21)),
+    (["--variant", "finish-line", "--tiles", "spanish"], ("standard15", "spanish", 15)),
+    (["--variant", "wordswithfriends"], ("wordswithfriends15", "wordswithfriends", 15)),
+])
+def test_tilecam_run_variant_and_tiles_start_that_game(service, tmp_path, argv, expected):
+    parser = argparse.ArgumentParser()
+    cmd_run.register(parser.add_subparsers())
+    (tmp_path / "c.toml").write_text("", encoding="utf-8")
+    config = cmd_run.build_config(parser.parse_args(["run", *argv, "--config", str(tmp_path / "c.toml")]))
+    service.new_game(list(config.game.players), config.game.settings(), actor="run")
+    rules = service.game.rules
+    assert (rules.layout, rules.tileset, service.state()["size"]) == expected
+    assert rules == rules_for(argv[1], rules.tileset, players=len(config.game.players), layout=rules.layout)
