@@ -159,7 +159,8 @@ def run_bench(seconds: float, width: int, height: int, say: Callable[[str], None
 
     # Throughput: a recording of JPEG frames, as fast as the loop goes.
     n = 200
-    clip = []
+    clip: list = []  # the JPEG bytes of the recording
+    decoded: list = []  # the same frames decoded, filled for the in-memory run
     for i in range(n):
         img = board_image(width, height, 20 + i // 25, rng, hand=(i % 25) < 5)
         clip.append(cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 85])[1])
@@ -188,10 +189,11 @@ def run_bench(seconds: float, width: int, height: int, say: Callable[[str], None
     say("throughput…")
     r = _measure(CaptureLoop(Recording(True), NullConsumer(), config=cfg), None)
     rows.append({"phase": f"throughput, {width}×{height} JPEG decoded", **r})
-    decoded = [cv2.imdecode(b, cv2.IMREAD_COLOR) for b in clip]
+    decoded.extend(cv2.imdecode(b, cv2.IMREAD_COLOR) for b in clip)
     r = _measure(CaptureLoop(Recording(False), NullConsumer(), config=cfg), None)
     rows.append({"phase": "throughput, frames in memory", **r, "rss": None})  # RSS would count the 200 frames held
-    del decoded, clip
+    decoded.clear()  # emptied, not deleted: Recording.read still closes over both lists
+    clip.clear()
 
     full = _full_chain(say)
     if full is not None:
