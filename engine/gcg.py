@@ -15,8 +15,12 @@ Event lines understood (``RACK`` may be left out or empty)::
     >nick: ABC (ABC) -5 34         end of game: own rack deducted (six scoreless turns, casual rules)
     >nick: RACK (time) -10 24      time penalty
 
-With ``#orientation lettered-rows`` (or ``orientation="lettered-rows"``) coordinates are read the transposed
-ScrabScrap way (letter = row, number = column); events always hold standard coordinates.
+    >nick:  (challenge) +96 144    a Harry Potter card or Magical Word, with ``#note Harry Potter card: NAME``
+                                   or ``#note Magical Word: WORD`` under it (CARD_NOTE, MAGICAL_WORD_NOTE)
+
+With the game note ``ORIENTATION_NOTE`` or ``#orientation lettered-rows`` (or ``orientation="lettered-rows"``)
+coordinates are read the transposed ScrabScrap way (letter = row, number = column); events always hold standard
+coordinates.
 
 >>> g = read_gcg("#player1 ann Ann\\n#player2 ben Ben\\n>ann: AQNTUXY 8D QUANT +48 48\\n")
 >>> g.players[0].nick, g.events[0].position, g.events[0].word, g.events[0].score
@@ -51,6 +55,18 @@ UNSEEN_RACK = "-"
 RACKS_UNSEEN_NOTE = ("racks: the camera sees the board only; a play's rack field holds just the tiles played, "
                      f"{UNSEEN_RACK} stands for a rack not seen")
 RACK_UNSEEN_NOTE = f"rack not seen: the rack field holds just the tiles played ({UNSEEN_RACK}: none)"
+# macondo has no line for a Harry Potter card or Magical Word: each is written as the one bonus line it has, a
+# challenge bonus (a time-penalty line for a card taking points away), with one of these notes first under it
+# giving the card's name or the word; read back, the note turns the line into the card or Magical Word again.
+CARD_NOTE = "Harry Potter card: "
+MAGICAL_WORD_NOTE = "Magical Word: "
+_BONUS_NOTES = {"card": CARD_NOTE, "magical_word": MAGICAL_WORD_NOTE}
+MAGICAL_WORDS = "harry-potter"  # the bonus table (engine/data/bonuses) a record with Magical Words is read with
+# macondo has no #orientation pragma: a record in lettered-rows coordinates says so in this game note (written
+# before the events, which it governs), read back as the orientation. Other programs read such coordinates as
+# standard ones: the note is for a person, and for tilecam.
+ORIENTATION_NOTE = ("orientation lettered-rows: coordinates are ScrabScrap's transposed ones "
+                    "(letter = row, number = column)")
 _RACK_KINDS = ("play", "pass", "exchange", "withdraw", "lose_turn")  # events whose line needs a rack field
 # Pragmas that describe the text rather than the game: not compared when two records are asked to be the same game.
 _TEXT_PRAGMAS = ("character-encoding",)
@@ -90,9 +106,17 @@ class GcgGame:
 
     def rules(self, **changes) -> Rules:
         """The rules the record's pragmas name (``#game-type``, ``#tile-distribution``, ``#board-layout``; the tile
-        set guessed from the letters without a ``#tile-distribution``), with ``changes`` laid over them."""
+        set guessed from the letters without a ``#tile-distribution``), with ``changes`` laid over them. A record
+        with Harry Potter cards or Magical Words is played with them (the bundled bonus table, ``MAGICAL_WORDS``:
+        a record does not say which table its game used)."""
         guess = None if "tile-distribution" in self.pragmas else self.guess_tileset()
-        return rules_from_pragmas(self.pragmas, guess, **changes)
+        rules = rules_from_pragmas(self.pragmas, guess)
+        kinds = {ev.kind for ev in self.events}
+        if "card" in kinds and not rules.cards:
+            rules = replace(rules, cards=True)
+        if "magical_word" in kinds and not rules.magical_words:
+            rules = replace(rules, magical_words=MAGICAL_WORDS)
+        return replace(rules, **changes) if changes else rules
 
     # --- replay -----------------------------------------------------------------------------------------------
     def replay(self, rules: Rules | None = None, lexicon=None,
@@ -100,7 +124,8 @@ class GcgGame:
         """Play the record on a board, recomputing every score; the recorded scores are ignored.
 
         ``on_event(i, computed_events, board_before)`` is called after each record event ``i`` (a run of
-        end-of-game lines is replayed as one :meth:`Game.end`, reported on its last line). Raises
+        end-of-game lines is replayed as one :meth:`Game.end`, reported on its last line); ``board_before`` is the
+        game's own board before the event, not a copy: read it, never change it. Raises
         ``GcgReplayError`` naming the line of a move the board does not allow.
         """
         game = Game([p.name for p in self.players], rules or Rules(), lexicon)
@@ -108,22 +133,23 @@ class GcgGame:
         while i < n:
             ev = self.events[i]
             line_no = self.event_lines[i][0] if i < len(self.event_lines) else 0
-            before = len(game.history) if on_event else 0  # history is a copy: taken only when asked for
-            board_before = game.board.copy() if on_event else game.board
+            # No copy: every Game action works on a copy of the state (Game._begin), so the board before an event
+            # is never changed by it; callers of on_event must not change it either.
+            board_before = game.board
             try:
                 if ev.kind in ("end_rack", "end_penalty"):
                     j = i
                     while j + 1 < n and self.events[j + 1].kind in ("end_rack", "end_penalty"):
                         j += 1
-                    _replay_end(game, self.events[i:j + 1])
+                    made = _replay_end(game, self.events[i:j + 1])
                     i = j
                 else:
-                    replay_event(game, ev)
+                    made = replay_event(game, ev)
             except EngineError as exc:
                 raise GcgReplayError(line_no, f"{self.event_lines[i][1] if self.event_lines else ev.kind}: {exc}") \
                     from exc
             if on_event:
-                on_event(i, game.history[before:], board_before)
+                on_event(i, made, board_before)
             i += 1
         return game
 
@@ -173,34 +199,41 @@ class GcgGame:
         return cls(players, {**named, **given}, game.history, [(0, "")] * len(game.history))
 
 
-def replay_event(game: Game, ev: Event) -> None:
-    """Make the move ``ev`` records on ``game`` again (a play, pass, exchange, withdrawal, challenge bonus or time
-    penalty): what loading a record does, and what rebuilding a game with one move changed does."""
+def replay_event(game: Game, ev: Event) -> list[Event]:
+    """Make the move ``ev`` records on ``game`` again (a play, pass, exchange, withdrawal, challenge bonus, time
+    penalty, Harry Potter card or Magical Word) and return the event it made: what loading a record does, and what
+    rebuilding a game with one move changed does. A card's points are taken as recorded (a record does not say
+    the card's multiplier); a Magical Word's bonus is recomputed from the game's table."""
     if ev.kind == "play":
         placement = Placement.from_gcg(ev.position, ev.word, board=game.board)
-        game.play(placement, rack=ev.rack, player=ev.player, note=ev.note)
+        made = game.play(placement, rack=ev.rack, player=ev.player, note=ev.note)
     elif ev.kind == "pass":
-        game.pass_turn(rack=ev.rack, player=ev.player, note=ev.note)
+        made = game.pass_turn(rack=ev.rack, player=ev.player, note=ev.note)
     elif ev.kind == "exchange":
-        game.exchange(ev.letters or ev.count, rack=ev.rack, player=ev.player, note=ev.note)
+        made = game.exchange(ev.letters or ev.count, rack=ev.rack, player=ev.player, note=ev.note)
     elif ev.kind == "withdraw":
-        game.withdraw(note=ev.note)
+        made = game.withdraw(note=ev.note)
     elif ev.kind == "challenge_bonus":
         # The record cannot say how many words were challenged; a bonus of k times the rule's points, k no more
         # than the words the play formed, is read as k words challenged. Anything else is rescored as one word.
         per_word = game.rules.challenge_points
         k = ev.score // per_word if per_word and ev.score % per_word == 0 else 1
         last_words = len(game.history[-1].words) if game.history and game.history[-1].kind == "play" else 1
-        game.challenge_bonus(player=ev.player, words=k if 1 <= k <= last_words else 1, rack=ev.rack)
+        made = game.challenge_bonus(player=ev.player, words=k if 1 <= k <= last_words else 1, rack=ev.rack)
     elif ev.kind == "time_penalty":
-        game.time_penalty(ev.player, -ev.score, rack=ev.rack)
+        made = game.time_penalty(ev.player, -ev.score, rack=ev.rack)
+    elif ev.kind == "card":
+        made = game.card(ev.word, points=ev.score, player=ev.player, note=ev.note)
+    elif ev.kind == "magical_word":
+        made = game.magical_word(ev.word, player=ev.player, note=ev.note)
     elif ev.kind == "lose_turn":
         raise GcgReplayError(0, "lose_turn events are not part of GCG")
     else:  # pragma: no cover - kinds are checked when events are made
         raise AssertionError(ev.kind)
+    return [made]
 
 
-def _replay_end(game: Game, events: list[Event]) -> None:
+def _replay_end(game: Game, events: list[Event]) -> list[Event]:
     n = len(game.players)
     outs = [ev.player for ev in events if ev.kind == "end_rack"]
     out = outs[0] if outs else None
@@ -213,7 +246,7 @@ def _replay_end(game: Game, events: list[Event]) -> None:
             racks[opponents.pop(0)] = ev.letters
         else:
             racks[ev.player] = ev.letters
-    game.end(racks=racks, out=out)
+    return game.end(racks=racks, out=out)
 
 
 def _pair_events(recorded: list[Event], last: int, computed: list[Event]) -> list[tuple[int, Event]]:
@@ -318,6 +351,7 @@ def parse_gcg(text: str | bytes, orientation: str | None = None) -> tuple[GcgGam
     if not game.players and players:
         game.players = [players[k] for k in sorted(players)]
     _forget_unseen_racks(game)
+    _read_bonus_notes(game)
     if not problems and len(game.players) < 2:
         problems.append(GcgSyntaxError(1, "a game needs at least two #player pragmas"))
     return game, problems
@@ -339,6 +373,9 @@ def _read_pragma(game: GcgGame, line: str, line_no: int, players: dict[int, GcgP
         if any(p.nick == nick for p in players.values()):
             raise GcgSyntaxError(line_no, f"nickname {nick!r} used twice")
         players[int(m.group(1))] = GcgPlayer(nick, full.strip() or nick)
+    elif name == "note" and value == ORIENTATION_NOTE and not game.events:
+        if orientation is None:
+            game.orientation = "lettered-rows"
     elif name == "note":
         if game.events:
             last = game.events[-1]
@@ -397,6 +434,19 @@ def _forget_unseen_racks(game: GcgGame) -> None:
         ev_note, unseen = _without(ev.note, RACK_UNSEEN_NOTE)
         if ev.kind in _RACK_KINDS and (unseen or none_seen):
             game.events[i] = replace(ev, rack="", note=ev_note)
+
+
+def _read_bonus_notes(game: GcgGame) -> None:
+    """Turn the bonus lines written for Harry Potter cards and Magical Words (``CARD_NOTE``, ``MAGICAL_WORD_NOTE``
+    first in their note) back into those events."""
+    for i, ev in enumerate(game.events):
+        if ev.kind not in ("challenge_bonus", "time_penalty") or not ev.note.startswith(tuple(_BONUS_NOTES.values())):
+            continue
+        first, _, rest = ev.note.partition("\n")
+        kind = next(k for k, prefix in _BONUS_NOTES.items() if first.startswith(prefix))
+        name = first[len(_BONUS_NOTES[kind]):].strip()
+        count = len(name) if kind == "magical_word" else 0
+        game.events[i] = Event(kind, ev.player, ev.score, ev.total, word=name, count=count, note=rest)
 
 
 def _read_event(line: str, line_no: int, nick_index: dict[str, int], lettered_rows: bool) -> Event:
@@ -482,11 +532,13 @@ def write_gcg(game: GcgGame | Game, orientation: str | None = None) -> str:
     for (line, guess), ev in zip(lines, gcg.events):
         events.append(line)
         note = ev.note + ("\n" if ev.note else "") + RACK_UNSEEN_NOTE if guess and not none_seen else ev.note
+        if ev.kind in _BONUS_NOTES:
+            note = _BONUS_NOTES[ev.kind] + ev.word + ("\n" + note if note else "")
         if note:
             events.extend(f"#note {part}".rstrip() for part in note.split("\n"))
     out = [f"#player{i} {p.nick} {p.name}" for i, p in enumerate(gcg.players, 1)]
     if lettered:
-        out.append("#orientation lettered-rows")
+        out.append(f"#note {ORIENTATION_NOTE}")
     game_note = pragmas.pop("note", None)
     for name, value in pragmas.items():
         out.extend(f"#{name} {part}".rstrip() for part in value.split("\n"))
@@ -516,6 +568,8 @@ def _event_line(nick: str, ev: Event, lettered: bool, spelled: Callable[[str], s
         move = "(challenge)"  # an empty rack field stays empty: two spaces, as the parser's pattern allows
     elif ev.kind == "time_penalty":
         move, points = "(time)", f"-{abs(ev.score)}"
+    elif ev.kind in _BONUS_NOTES:  # its note (CARD_NOTE …) is written first under the line by write_gcg
+        move, rack = ("(challenge)", "") if ev.score >= 0 else ("(time)", "")
     elif ev.kind == "end_penalty":
         rack, move, points = ev.letters, f"({ev.letters})", f"-{abs(ev.score)}"
     else:  # end_rack: no rack field

@@ -10,7 +10,7 @@ import pytest
 
 from tilecam.engine.errors import GcgReplayError, GcgSyntaxError
 from tilecam.engine.game import Game
-from tilecam.engine.gcg import load_gcg, parse_gcg, read_gcg, write_gcg
+from tilecam.engine.gcg import ORIENTATION_NOTE, load_gcg, parse_gcg, read_gcg, write_gcg
 from tilecam.engine.move import Placement
 from tilecam.engine.rules import Rules
 from tilecam.firmware import cli
@@ -136,8 +136,10 @@ def test_lettered_rows_orientation_and_spelled_out_letters():
     assert played.history[1].word == "V.TEN"  # the written-out I is read as played through
     assert played.board.rows()[7][3:8] == "FIRNS"
     written = write_gcg(game)
-    assert "#orientation lettered-rows" in written and ">ann: FINRSSW H4 FIRNS +24 24" in written
-    assert read_gcg(written) == game
+    assert f"#note {ORIENTATION_NOTE}" in written and ">ann: FINRSSW H4 FIRNS +24 24" in written
+    assert "#orientation" not in written  # no pragma of macondo's: the note says it
+    again = read_gcg(written)
+    assert again == game and again.orientation == "lettered-rows" and "note" not in again.pragmas
     standard = read_gcg(text, orientation="standard")
     assert standard.events[0].position == "H4"
 

@@ -13,7 +13,8 @@ import pytest
 
 from tilecam.engine.errors import GcgSyntaxError
 from tilecam.engine.game import Game
-from tilecam.engine.gcg import RACK_UNSEEN_NOTE, RACKS_UNSEEN_NOTE, GcgGame, load_gcg, read_gcg, write_gcg
+from tilecam.engine.gcg import (CARD_NOTE, MAGICAL_WORD_NOTE, ORIENTATION_NOTE, RACK_UNSEEN_NOTE, RACKS_UNSEEN_NOTE,
+                                GcgGame, load_gcg, read_gcg, write_gcg)
 from tilecam.engine.move import Placement
 from tilecam.engine.rules import Rules
 from tilecam.engine.tiles import TileSet
@@ -121,6 +122,52 @@ def test_a_game_with_some_racks_seen_notes_each_rack_not_seen(tmp_path):
     lint_with_shared_tool(tmp_path, text)
     again = read_gcg(text)
     assert [e.rack for e in again.events] == ["AQNTUXY", "", ""] and all(not e.note for e in again.events)
+    assert again.replay().history == g.history
+
+
+def harry_potter_game() -> Game:
+    """The material's order on one turn: the word, a card re-tripling it, the Magical Word bonus; then a card
+    that adds nothing, one that takes points away, and a Magical Word with a note of its own."""
+    g = Game(["Harry", "Ron"], Rules(cards=True, magical_words="harry-potter"))
+    g.play(Placement.from_gcg("8D", "QUANT"))
+    g.card("First-years o'er here", multiplier=3)
+    g.magical_word()
+    g.play(Placement.from_gcg("D8", ".AT"))
+    g.card("Obliviate")
+    g.card("Peeves", points=-4, note="a made-up card that costs points")
+    g.magical_word("QAT", note="agreed by both")
+    return g
+
+
+def test_harry_potter_cards_and_magical_words_read_in_macondo_and_back(tmp_path):
+    game = harry_potter_game()
+    text = write_gcg(game)
+    kinds = [k for k in macondo_kinds(text) if k not in ("player", "note")]
+    # the bonus lines macondo has: a challenge bonus, or a time penalty for a card that takes points away
+    assert kinds == ["move", "challenge", "challenge", "move", "challenge", "time", "challenge"]
+    lint_with_shared_tool(tmp_path, text)
+    assert f">Harry:  (challenge) +96 144\n#note {CARD_NOTE}First-years o'er here\n" in text
+    assert f">Harry:  (challenge) +10 154\n#note {MAGICAL_WORD_NOTE}QUANT\n" in text
+    assert ">Ron:  (time) -4 " in text and f"#note {MAGICAL_WORD_NOTE}QAT\n#note agreed by both\n" in text
+    again = read_gcg(text)
+    def recorded(e):
+        return e.kind, e.player, e.score, e.total, e.word, e.count, e.note
+    assert [recorded(e) for e in again.events] == [recorded(e) for e in game.history]
+    rules = again.rules()  # cards and the bundled Magical Word table, from the events themselves
+    assert rules.cards and rules.magical_words == "harry-potter"
+    assert again.replay(rules).history == game.history
+    assert again.verify(rules).ok
+
+
+def test_lettered_rows_are_said_in_a_note_macondo_reads(tmp_path):
+    g = Game(["Ann", "Ben"])
+    g.play(Placement.from_gcg("8D", "QUANT"), rack="AQNTUXY")
+    text = write_gcg(g, orientation="lettered-rows")
+    assert f"#note {ORIENTATION_NOTE}" in text and ">Ann: AQNTUXY H4 QUANT +48 48" in text
+    assert macondo_kinds(text) == ["player", "player", "note", "move"]
+    lint_with_shared_tool(tmp_path, text)
+    again = read_gcg(text)
+    assert again.orientation == "lettered-rows" and again.events[0].position == "8D" and not again.pragmas
     assert again.replay().history == g.history
 
 

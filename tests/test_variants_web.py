@@ -120,8 +120,6 @@ def test_harry_potter_card_and_magical_word_from_the_phone(client, token):
     assert r.status_code in (401, 403)
 
 
-@pytest.mark.xfail(strict=True, reason="engine/gcg.py writes a card or Magical Word as '>Harry: () +96' with no "
-                   "name, which read_gcg refuses (the GCG side, not the web's)")
 def test_a_harry_potter_game_exported_from_the_web_reads_back(client, token):
     act(client, token, "new_game", {"players": ["Harry", "Ron"], "variant": "harry-potter"})
     act(client, token, "play", {"position": "8D", "word": "QUANT"})
