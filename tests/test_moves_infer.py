@@ -169,7 +169,7 @@ def test_two_plays_seen_at_once_are_split_in_turn_order():
 
 
 def test_tolerated_missing_tile_is_a_misreading_but_a_shifted_one_is_not():
-    from tilecam.vision.moves.resolve import ResolvePolicy
+    from tilecam.vision.moves.decide import Weights as ResolvePolicy
 
     board = Board.from_rows(rows_with(("8H", "CAT")))
     lenient = ResolvePolicy(tolerate_missing=2)
@@ -216,12 +216,17 @@ def test_vision_reading_adapter_lone_unsure_squares_and_hands():
     assert finger.any_occluded and finger.grid[0][5] == "#"
 
 
-def test_an_unsure_blank_yields_to_a_letter_the_model_also_sees():
+def test_a_blank_and_a_letter_are_weighed_by_their_calibrated_probabilities_alone():
     rows = rows_with(("8H", "CAT"))
-    reading = Reading.from_rows(rows, uncertain={(7, 8): [("?", 0.55), ("A", 0.4)]})
-    assert str(resolve_move(Board(), reading, squares_of("8H", "CAT"), EN).placement) == "8H CAT"
-    sure = Reading.from_rows(rows, uncertain={(7, 8): [("?", 0.93), ("A", 0.05)]})
-    assert resolve_move(Board(), sure, squares_of("8H", "CAT"), EN).pending_blanks == ((7, 8),)
+    letter = Reading.from_rows(rows, uncertain={(7, 8): [("A", 0.55), ("?", 0.4)]})
+    assert str(resolve_move(Board(), letter, squares_of("8H", "CAT"), EN).placement) == "8H CAT"
+    blank = Reading.from_rows(rows, uncertain={(7, 8): [("?", 0.55), ("A", 0.4)]})
+    assert resolve_move(Board(), blank, squares_of("8H", "CAT"), EN).pending_blanks == ((7, 8),)
+    # with every blank already down, the same reading is the letter
+    board = Board.from_rows(rows_with(("H6", "ab")))
+    rows = rows_with(("H6", "ab"), ("8H", "CAT"))
+    blank = Reading.from_rows(rows, uncertain={(7, 8): [("?", 0.55), ("A", 0.4)]})
+    assert str(resolve_move(board, blank, squares_of("8H", "CAT"), EN).placement) == "8H CAT"
 
 
 def _committed(*plays: tuple[str, str]) -> tuple[Board, Placement]:
@@ -253,7 +258,7 @@ def test_a_gap_the_model_doubted_is_filled_but_a_clear_gap_is_not():
 
 
 def test_more_new_tiles_than_a_rack_holds_are_not_one_play():
-    from tilecam.vision.moves.resolve import ResolvePolicy
+    from tilecam.vision.moves.decide import Weights as ResolvePolicy
 
     board, _ = _committed(("8H", "CAT"))
     rows = rows_with(("8H", "CAT"), ("H9", "AAAAAAA"))
@@ -328,11 +333,15 @@ def test_the_lexicon_may_overrule_the_model_further_for_each_word_it_makes_good(
     assert str(one.placement) == "10G BEI" and one.phony == ("OII",)
 
 
-def test_the_lexicon_changes_a_letter_only_when_no_new_word_is_rejected():
+def test_each_word_outside_the_lexicon_costs_the_same_odds():
     board, _ = _committed(("8H", "AT"))
     reading = Reading.from_rows(rows_with(("8H", "AT"), ("7H", "QO")), uncertain={(6, 7): [("Q", 0.6), ("Z", 0.4)]})
-    # QO / QA / OT rejected against ZO / OT: a phony traded for another (ZO) is not the lexicon agreeing
+    # QO / QA / OT rejected against ZO / OT: one word fewer outside the lexicon is worth the odds of 0.6 to 0.4
     cand = resolve_move(board, reading, squares_of("7H", "QO"), EN, Lexicon.from_words(["AT", "ZA"]))
+    assert str(cand.placement) == "7H ZO" and set(cand.phony) == {"ZO", "OT"}
+    # with the Q read clearly (0.9 to 0.1: more than a word's odds), the Q stands and its phonies are reported
+    clear = Reading.from_rows(rows_with(("8H", "AT"), ("7H", "QO")), uncertain={(6, 7): [("Q", 0.9), ("Z", 0.1)]})
+    cand = resolve_move(board, clear, squares_of("7H", "QO"), EN, Lexicon.from_words(["AT", "ZA"]))
     assert str(cand.placement) == "7H QO" and set(cand.phony) == {"QO", "QA", "OT"}
     # ZO and ZA good, OT (a word of another lexicon, the same either way) still rejected: Z is taken all the same
     cand = resolve_move(board, reading, squares_of("7H", "QO"), EN, Lexicon.from_words(["AT", "ZA", "ZO"]))

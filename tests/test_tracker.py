@@ -322,7 +322,7 @@ def test_a_bare_square_read_as_a_blank_beside_a_play_stays_empty_on_later_boards
     lex = Lexicon.from_words(["CAT", "AT", "TA", "TE"])
     tr = MoveTracker("english", lexicon=lex, config=TrackerConfig(settle_readings=2))
     # CAT with a "blank" just before it (a white square beside the C): no letter makes a word there
-    doubtful = {(7, 6): [("?", 0.95), (".", 0.02)]}
+    doubtful = {(7, 6): [("?", 0.90), (".", 0.07)]}
     board = Reading.from_rows(rows_with(("8G", "?CAT")), uncertain=doubtful)
     assert [str(e) for e in run(tr, [board] * 2)] == ["play 8H CAT"]
     # The next play (E down from the T) comes with the same "blank": it is the same bare square, not a tile.

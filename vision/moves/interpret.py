@@ -5,7 +5,8 @@
                                                      disturbed (tiles gone that were not the last play, a shift)
 
 Only squares that changed are ever resolved: a tile already committed is trusted over a new misreading of it.
-The new squares become a play through :mod:`tilecam.vision.moves.alternatives` when they are not one at first sight.
+What the new squares are (one play, two, the last play amended, nothing) is one scored decision,
+:mod:`tilecam.vision.moves.decide`; this module says which squares are new and whether the last play was taken back.
 """
 
 from __future__ import annotations
@@ -17,9 +18,8 @@ from tilecam.engine.board import Board, Tile
 from tilecam.engine.coords import square_name
 from tilecam.engine.move import Placement
 from tilecam.engine.tiles import TileSet
-from tilecam.vision.moves.alternatives import Interpretation, as_play
+from tilecam.vision.moves.decide import Interpretation, Weights, decide
 from tilecam.vision.moves.reading import BLANK, EMPTY, OCCLUDED, Reading, ReadingError
-from tilecam.vision.moves.resolve import ResolvePolicy
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,14 +73,14 @@ def _same_tile(tile: Tile, label: str) -> bool:
 
 
 def interpret(board: Board, reading: Reading, tileset: TileSet, lexicon: Any = None,
-              last_play: Placement | None = None, policy: ResolvePolicy | None = None) -> Interpretation:
+              last_play: Placement | None = None, policy: Weights | None = None) -> Interpretation:
     """What the settled ``reading`` means against the committed ``board`` (whose last play was ``last_play``)."""
-    policy = policy or ResolvePolicy()
+    policy = policy or Weights()
     diff = diff_board(board, reading, policy.clear)
     if diff.empty:
         return Interpretation("none")
     if not diff.removed:
-        return as_play(board, reading, diff.added, tileset, lexicon, policy, last_play)
+        return decide(board, reading, diff.added, tileset, lexicon, policy, last_play)
 
     last_squares = {(r, c) for r, c, _ in last_play.new_tiles()} if last_play is not None else set()
     removed = set(diff.removed)
@@ -90,7 +90,7 @@ def interpret(board: Board, reading: Reading, tileset: TileSet, lexicon: Any = N
         # A committed tile read empty far from anything new: a misreading (glare), not a move; trust the tile.
         removed -= missing
         if not removed:
-            return as_play(board, reading, diff.added, tileset, lexicon, policy) if diff.added \
+            return decide(board, reading, diff.added, tileset, lexicon, policy) if diff.added \
                 else Interpretation("none")
     if last_squares and removed <= last_squares:
         before = board.copy()
@@ -106,10 +106,10 @@ def interpret(board: Board, reading: Reading, tileset: TileSet, lexicon: Any = N
         new = sorted(set(diff.added) | kept)
         if not new:
             return Interpretation("withdraw", withdrawn=last_play)
-        result = as_play(before, reading, new, tileset, lexicon, policy)
+        result = decide(before, reading, new, tileset, lexicon, policy)
         if result.kind != "play":
             return result
         return Interpretation("withdraw+play", candidate=result.candidate, withdrawn=last_play,
-                              earlier=result.earlier, ignored=result.ignored)
+                              earlier=result.earlier, ignored=result.ignored, note=result.note, score=result.score)
     names = ", ".join(square_name(r, c) for r, c in sorted(removed - last_squares)[:6])
     return Interpretation("disturbed", reason=f"tiles missing from {names} (moved or lifted): no move")

@@ -49,7 +49,8 @@ from tilecam.vision.moves.belief import BoardMemory, Look
 from tilecam.vision.moves.reader import Reader
 from tilecam.vision.moves.reading import (BLANK, EMPTY, OCCLUDED, Reading, ReadingError, as_reading, merge_readings,
                                           readings_agree)
-from tilecam.vision.moves.resolve import Candidate, ResolvePolicy
+from tilecam.vision.moves.decide import ResolvePolicy
+from tilecam.vision.moves.resolve import Candidate
 
 log = logging.getLogger(__name__)
 

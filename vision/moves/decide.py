@@ -1,0 +1,291 @@
+"""One scored decision: the new tiles of a settled board become the most probable event.
+
+    new squares + the squares around them that may hold a tile ──which are tiles──▶ tile sets
+        ──how they were laid──▶ one play | two plays in turn | the last play read short, amended, + the next play
+        ──which letters──▶ combinations the tile counts allow ──score──▶ the best candidate
+
+Every candidate gets one score, a log-probability: the reader's calibrated probability of what the candidate says
+lies on each square in question (a tile with this letter, or nothing; :mod:`.squares`), plus the log prior odds of
+its kind of event (:class:`Weights`), less ``log(phony_odds)`` for each word the lexicon rejects. The rules are not
+weighed: a candidate whose plays are not each one line, connected (``engine.legality``) and within a rack is no
+candidate. The highest score wins; when no candidate is left, the board is ``unclear`` (the players are still at it).
+
+A word the lexicon lacks costs odds, it is never forbidden: a phony read clearly (its letter ``phony_odds`` times
+surer than any letter that makes it a word) is the best candidate and is reported as a phony. A blank's letter comes
+out of the same search: the one letter under which every word through it is good is named; none or several, it
+stays ``?`` and the players are asked.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from tilecam.engine.board import Board, Tile
+from tilecam.engine.errors import IllegalPlacement
+from tilecam.engine.legality import check
+from tilecam.engine.move import Placement
+from tilecam.engine.tiles import TileSet
+from tilecam.vision.moves.letters import best_letters, candidates, word_templates
+from tilecam.vision.moves.reading import BLANK, Reading
+from tilecam.vision.moves.resolve import Candidate, NotAMove, unseen_tiles, word_is_valid
+from tilecam.vision.moves.squares import square_probs, tile_probability
+
+Square = tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """The decision's weights, each what it means (also importable as ``ResolvePolicy``)."""
+
+    #: A committed tile read as another label at least this probably has changed (below: the tile is trusted).
+    clear: float = 0.9
+    #: A square is taken as a tile (or as empty) against its reading only if the reader left that at least this
+    #: much: below, the candidate would explain the board by calling a clear reading wrong.
+    explained: float = 0.05
+    #: A letter the reader gives less than this on a square is not tried there (no word's odds make up for it).
+    min_alternative: float = 0.03
+    #: A word in the lexicon is this many times as probable as one outside it (players mostly play words; a phony
+    #: read with its letters this many times surer than a word's is reported as a phony).
+    phony_odds: float = 5.0
+    #: A word through a new blank that no letter makes good is this many times less probable than a word: the
+    #: player names the blank, so it is a bluff made on purpose, or a bare square read as a blank.
+    blank_phony_odds: float = 100.0
+    #: One settled change is one play this many times as often as two (a turn made before the last was seen).
+    two_plays_odds: float = 20.0
+    #: One settled change is a new play this many times as often as the last play read short and made whole.
+    amend_odds: float = 30.0
+    #: At most this many squares are left open between tile and empty (the most doubtful ones); others take the
+    #: likelier state.
+    max_doubtful: int = 6
+    #: Letter combinations tried per candidate at most (the surest squares lose their alternatives first).
+    max_combinations: int = 2048
+    #: Blanks in one play named by the search at most (more are left to the players).
+    max_blank_assignments: int = 2
+    #: Committed tiles read empty away from the new tiles taken as misreadings, at most (photos: glare).
+    tolerate_missing: int = 0
+    #: More new tiles than a rack holds are not one play.
+    rack_size: int = 7
+
+
+ResolvePolicy = Weights
+
+
+@dataclass(frozen=True, slots=True)
+class Interpretation:
+    """What a settled board says happened since the committed one.
+
+    ``kind``: ``"none"`` (nothing changed), ``"play"`` (``earlier``: a play before ``candidate``, not seen settled on
+    its own), ``"amend"`` (``amended``: the last play, ``withdrawn``, as it really was; ``candidate``: the play after
+    it, or None), ``"withdraw"`` / ``"withdraw+play"`` (the last play's tiles taken back), ``"disturbed"`` (tiles
+    missing or moved that are not the last play), ``"unclear"`` (new tiles that make no legal candidate).
+    ``ignored``: squares read as tiles that the decision took as empty; ``note``: what is a guess; ``score``: the
+    winner's log-probability."""
+
+    kind: str
+    candidate: Candidate | None = None
+    withdrawn: Placement | None = None
+    reason: str = ""
+    earlier: tuple[Candidate, ...] = ()
+    ignored: tuple[Square, ...] = ()
+    amended: Candidate | None = None
+    note: str = ""
+    score: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class _Layout:
+    """How a tile set was laid: ``plays`` in turn (squares each; ``fixed`` tiles are the last play's, kept as
+    committed), on ``board``, with the log prior of that kind of event."""
+
+    kind: str
+    plays: tuple[tuple[Square, ...], ...]
+    board: Board
+    prior: float
+    fixed: tuple[tuple[Square, Tile], ...] = ()
+
+
+def decide(board: Board, reading: Reading, new: Iterable[Square], tileset: TileSet, lexicon: Any = None,
+           weights: Weights | None = None, last_play: Placement | None = None) -> Interpretation:
+    """The most probable event that put tiles on ``new`` (squares empty on ``board`` read as tiles)."""
+    w = weights or Weights()
+    new = sorted(set(new))
+    unseen = unseen_tiles(board, tileset)
+    labels = tuple(tileset.letters) + ((BLANK,) if tileset.blanks else ())
+    extra = _around(board, reading, new, unseen, labels, w)
+    probs = {s: square_probs(reading, *s, unseen, labels) for s in [*new, *extra]}
+    tile_p = {s: tile_probability(p) for s, p in probs.items()}
+    sure = [s for s in new if 1 - tile_p[s] < w.explained]
+    open_ = [s for s in [*new, *extra] if tile_p[s] >= w.explained and 1 - tile_p[s] >= w.explained]
+    open_.sort(key=lambda s: abs(tile_p[s] - 0.5))
+    sure += [s for s in open_[w.max_doubtful:] if tile_p[s] >= 0.5]
+    open_ = open_[:w.max_doubtful]
+    last_phony = _phony_count(board, last_play, lexicon, tileset.letters)
+    best: tuple[float, Interpretation] | None = None
+    first_reason = ""
+    for pick in itertools.product((True, False), repeat=len(open_)):
+        tiles = sorted(sure + [s for s, on in zip(open_, pick) if on])
+        empty_logp = sum(math.log(max(1 - tile_p[s], 1e-12)) for s in probs if s not in tiles)
+        ignored = tuple(s for s in new if s not in tiles)
+        if not tiles:
+            if best is None or empty_logp > best[0]:
+                best = (empty_logp, Interpretation("none", ignored=ignored, score=empty_logp))
+            continue
+        for layout in _layouts(board, tiles, last_play, w):
+            try:
+                found = _best_letters(layout, probs, unseen, tileset, lexicon, w)
+            except NotAMove as exc:
+                first_reason = first_reason or exc.reason
+                continue
+            if found is None:
+                continue
+            score = empty_logp + layout.prior + found[0] - (last_phony if layout.kind != "amend" else 0) * \
+                math.log(w.phony_odds)
+            if best is None or score > best[0]:
+                best = (score, _interpretation(layout, found[1], probs, reading, tileset, lexicon, w, last_play,
+                                               ignored, score))
+    if best is None:
+        return Interpretation("unclear", reason=first_reason or "the new tiles make no play")
+    return best[1]
+
+
+def best_play(board: Board, reading: Reading, squares: Iterable[Square], tileset: TileSet, lexicon: Any = None,
+              weights: Weights | None = None) -> Candidate:
+    """The most probable letters for one play on exactly ``squares``; :class:`NotAMove` when it is no legal play."""
+    w = weights or Weights()
+    cells = tuple(sorted(set(squares)))
+    if not cells:
+        raise NotAMove("no new tiles")
+    if len(cells) > w.rack_size:
+        raise NotAMove(f"{len(cells)} new tiles: more than a rack holds ({w.rack_size})")
+    unseen = unseen_tiles(board, tileset)
+    labels = tuple(tileset.letters) + ((BLANK,) if tileset.blanks else ())
+    probs = {s: square_probs(reading, *s, unseen, labels) for s in cells}
+    found = _best_letters(_Layout("play", (cells,), board, 0.0), probs, unseen, tileset, lexicon, w)
+    if found is None:
+        raise NotAMove("the tile counts leave no letters for these tiles")
+    return candidates(board, (cells,), {}, found[1], probs, reading, tileset, lexicon, w.max_blank_assignments)[0]
+
+
+# ------------------------------------------------------------------------------------------------ tile sets
+
+
+def _around(board: Board, reading: Reading, new: Sequence[Square], unseen: Counter, labels: Sequence[str],
+            w: Weights) -> list[Square]:
+    """Empty squares in the new tiles' line that may hold a tile the reader took for an empty square: the gaps
+    between them and the square just past either end (through tiles already down)."""
+    rows, cols = {r for r, _ in new}, {c for _, c in new}
+    dirs = ([(0, 1)] if len(rows) == 1 else []) + ([(1, 0)] if len(cols) == 1 else [])
+    n, cells, out = board.size, set(new), []
+    for dr, dc in dirs:
+        (r0, c0), (r1, c1) = min(cells), max(cells)
+        while 0 <= r0 - dr and 0 <= c0 - dc and (board[r0 - dr, c0 - dc] is not None or (r0 - dr, c0 - dc) in cells):
+            r0, c0 = r0 - dr, c0 - dc
+        while r1 + dr < n and c1 + dc < n and (board[r1 + dr, c1 + dc] is not None or (r1 + dr, c1 + dc) in cells):
+            r1, c1 = r1 + dr, c1 + dc
+        line = [(r0 + dr * k, c0 + dc * k) for k in range(-1, max(r1 - r0, c1 - c0) + 2)]
+        out += [s for s in line if 0 <= s[0] < n and 0 <= s[1] < n and s not in cells and board[s] is None
+                and s not in out]
+    return [s for s in out if tile_probability(square_probs(reading, *s, unseen, labels)) >= w.explained]
+
+
+def _layouts(board: Board, tiles: Sequence[Square], last_play: Placement | None, w: Weights) -> list[_Layout]:
+    """The ways ``tiles`` may have been laid: one play, two plays in either order, the last play amended."""
+    out = [_Layout("play", (tuple(tiles),), board, 0.0)]
+    two = -math.log(w.two_plays_odds)
+    if 2 <= len(tiles) <= 2 * w.rack_size:
+        for part in _parts(board, tiles):
+            rest = tuple(s for s in tiles if s not in part)
+            if rest:
+                out += [_Layout("two", (tuple(sorted(part)), rest), board, two),
+                        _Layout("two", (rest, tuple(sorted(part))), board, two)]
+    if last_play is not None:
+        last = [(r, c) for r, c, _ in last_play.new_tiles()]
+        before = board.copy()
+        for s in last:
+            before[s] = None
+        fixed = tuple((s, board[s]) for s in last)
+        for axis in (0, 1):
+            if len({s[axis] for s in last}) != 1:
+                continue
+            value = last[0][axis]
+            ext = tuple(s for s in tiles if s[axis] == value)
+            rest = tuple(s for s in tiles if s[axis] != value)
+            if ext:
+                plays = (tuple(sorted(last + list(ext))),) + ((rest,) if rest else ())
+                out.append(_Layout("amend", plays, before, -math.log(w.amend_odds), fixed))
+    return out
+
+
+def _parts(board: Board, cells: Sequence[Square]) -> list[frozenset[Square]]:
+    """Candidate first (or second) plays among ``cells``: each row's and column's squares, and the runs of a line
+    that an empty square splits (ZO and then CIT in the same row)."""
+    lines = {frozenset(s for s in cells if s[0] == r) for r, _ in cells}
+    lines |= {frozenset(s for s in cells if s[1] == c) for _, c in cells}
+    parts = set(lines)
+    for line in lines:
+        seq = sorted(line)
+        run = [seq[0]]
+        for a, b in zip(seq, seq[1:]):
+            between = [(r, c) for r in range(a[0], b[0] + 1) for c in range(a[1], b[1] + 1) if (r, c) not in (a, b)]
+            if all(board[s] is not None for s in between):
+                run.append(b)
+            else:
+                parts.add(frozenset(run))
+                run = [b]
+        if len(run) < len(seq):
+            parts.add(frozenset(run))
+    return sorted(parts, key=lambda p: (-len(p), sorted(p)))
+
+
+# ------------------------------------------------------------------------------------------------ letters, result
+
+
+def _best_letters(layout: _Layout, probs: dict, unseen: Counter, tileset: TileSet, lexicon: Any, w: Weights
+                  ) -> tuple[float, dict[Square, str]] | None:
+    return best_letters(layout.board, layout.plays, dict(layout.fixed), probs, unseen, tileset, lexicon,
+                        (w.phony_odds, w.blank_phony_odds), w.min_alternative, w.max_combinations, w.rack_size)
+
+
+def _interpretation(layout: _Layout, labels: dict[Square, str], probs: dict, reading: Reading, tileset: TileSet,
+                    lexicon: Any, w: Weights, last_play: Placement | None, ignored: tuple[Square, ...],
+                    score: float) -> Interpretation:
+    cands = candidates(layout.board, layout.plays, dict(layout.fixed), labels, probs, reading, tileset, lexicon,
+                       w.max_blank_assignments)
+    if layout.kind == "amend":
+        return Interpretation("amend", candidate=cands[1] if len(cands) > 1 else None, withdrawn=last_play,
+                              amended=cands[0], ignored=ignored, score=score,
+                              note="the last play was read short: a tile of it was read as an empty square then")
+    if layout.kind == "two":
+        note = "two plays in one settled change (the first was never seen settled on its own)"
+        if _legal(layout.board, layout.plays[::-1], w.rack_size):
+            note += "; their order is a guess"
+        return Interpretation("play", candidate=cands[1], earlier=(cands[0],), ignored=ignored, note=note,
+                              score=score)
+    return Interpretation("play", candidate=cands[0], ignored=ignored, score=score)
+
+
+def _legal(board: Board, plays: Sequence[Sequence[Square]], rack_size: int) -> bool:
+    try:
+        word_templates(board, plays, {}, rack_size)
+    except NotAMove:
+        return False
+    return True
+
+
+def _phony_count(board: Board, last_play: Placement | None, lexicon: Any, letters: Sequence[str]) -> int:
+    """How many words of the last play (on the board before it) the lexicon rejects."""
+    if last_play is None or lexicon is None:
+        return 0
+    before = board.copy()
+    for r, c, _ in last_play.new_tiles():
+        before[r, c] = None
+    try:
+        words = check(before, last_play)
+    except IllegalPlacement:
+        return 0
+    return sum(not word_is_valid(lexicon, fw.word, letters) for fw in words)
