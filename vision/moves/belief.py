@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from tilecam.vision.moves.change import Signature, changed_squares, signature
+from tilecam.vision.moves.change import SIZE, Signature, changed_squares, signature
 from tilecam.vision.moves.reading import OCCLUDED, Reading
 
 HAND_SQUARES = 4   # touching squares that changed and read as covered are a hand, an arm or a sleeve at this many
@@ -45,10 +45,18 @@ class BoardMemory:
         self.belief: Reading | None = None
         self.reference: Signature | None = None
 
-    def look(self, reading: Reading, warped: np.ndarray, committed: Reading) -> Look:
-        """``reading`` of a frame whose rectified image is ``warped``; ``committed``: the committed board as a reading
-        in the same orientation, what a square is believed to hold before anything settled."""
-        sig = signature(warped)
+    def wanted(self, sig: Signature) -> np.ndarray:
+        """The squares a frame with signature ``sig`` must be read on (15 x 15): those whose pixels changed since the
+        last settle and those believed only doubtfully (all before the first settle)."""
+        if self.reference is None or self.belief is None:
+            return np.ones((SIZE, SIZE), bool)
+        return changed_squares(self.reference, sig) | (self.belief.confidence < DOUBTED)
+
+    def look(self, reading: Reading, warped: np.ndarray, committed: Reading, sig: Signature | None = None) -> Look:
+        """``reading`` of a frame whose rectified image is ``warped`` (its signature ``sig``, when already taken);
+        ``committed``: the committed board as a reading in the same orientation, what a square is believed to hold
+        before anything settled."""
+        sig = signature(warped) if sig is None else sig
         n = reading.size
         changed = (np.ones((n, n), bool) if self.reference is None
                    else changed_squares(self.reference, sig))

@@ -61,15 +61,30 @@ def signature(warped: np.ndarray, margin: int | None = None) -> Signature:
     small = cv2.resize(grid, (SIZE * CELL, SIZE * CELL), interpolation=cv2.INTER_AREA).astype(np.float32)
     if small.ndim == 2:
         small = np.repeat(small[:, :, None], 3, axis=2)
-    cells = small.reshape(SIZE, CELL, SIZE, CELL, 3)
-    colour = np.log(cells.mean(axis=(1, 3)) + EPSILON)
+    colour = np.log(cv2.resize(small, (SIZE, SIZE), interpolation=cv2.INTER_AREA) + EPSILON)   # block means
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).reshape(SIZE, CELL, SIZE, CELL).transpose(0, 2, 1, 3)
-    # each square blurred on its own: a neighbour's new tile does not bleed into it
-    pattern = np.stack([cv2.GaussianBlur(np.ascontiguousarray(cell), (0, 0), BLUR_SIGMA)
-                        for cell in gray.reshape(SIZE * SIZE, CELL, CELL)]).reshape(gray.shape)
+    pattern = _blur_each(gray)
     pattern = pattern - pattern.mean(axis=(2, 3), keepdims=True)
     spread = np.sqrt((pattern ** 2).mean(axis=(2, 3)))
     return Signature(colour, pattern, spread)
+
+
+def _blur_matrix() -> np.ndarray:
+    """The (CELL, CELL) matrix of the 1-D Gaussian ``cv2.GaussianBlur`` uses for ``BLUR_SIGMA``, with its mirrored
+    border: ``M @ v`` blurs a column of one square."""
+    kernel = cv2.getGaussianKernel(int(round(BLUR_SIGMA * 8 + 1)) | 1, BLUR_SIGMA).ravel()
+    half = len(kernel) // 2
+    padded = np.pad(np.eye(CELL), ((half, half), (0, 0)), mode="reflect")
+    return sum(k * padded[i:i + CELL] for i, k in enumerate(kernel)).astype(np.float32)
+
+
+_BLUR = _blur_matrix()
+
+
+def _blur_each(cells: np.ndarray) -> np.ndarray:
+    """Each square (..., CELL, CELL) blurred on its own, a neighbour's new tile not bleeding into it (rows, then
+    columns, all squares in one product)."""
+    return _BLUR @ cells @ _BLUR.T
 
 
 def light_change(before: Signature, after: Signature) -> np.ndarray:

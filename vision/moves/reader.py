@@ -1,4 +1,5 @@
-"""The vision pipeline as the tracker's reader: ``read_board`` with the tile model, the board's turn learned once."""
+"""The vision pipeline as the tracker's reader: ``read_board`` with the tile model, the board's turn learned once,
+and on a settled frame only the squares that changed read again."""
 
 from __future__ import annotations
 
@@ -34,7 +35,98 @@ def _one_line(grid: Sequence[str]) -> bool:
     return bool(squares) and (len({r for r, _ in squares}) == 1 or len({c for _, c in squares}) == 1)
 
 
-def default_reader(tileset: str, threads: int = 1, model: Any = None, rotation: int | None = None) -> Reader:
+#: More squares than this to read again (changed, or believed doubtfully) and the board is read whole, the
+#: squares' references taken anew: the board was bumped or the light changed everywhere, and a whole read costs little more.
+WHOLE_READ_ABOVE = 60
+
+
+class VisionReader:
+    """``read_board`` with the tile model as the tracker's reader (see :func:`default_reader`).
+
+    ``reader(image)`` reads every square. ``reader.read_changed(image, wanted)`` reads only the squares that
+    ``wanted(signature)`` asks for (the tracker's memory: those whose pixels changed since the board last settled,
+    and those it believes only doubtfully), each beside its reference crop from the last whole read; the other
+    squares keep the last read's probabilities. It returns the reading and the frame's change signature."""
+
+    def __init__(self, classifier: Any, tileset: str, rotation: int | None) -> None:
+        self.classifier = classifier
+        self.tileset = tileset
+        self.rotation = rotation
+        self.hint: Any = None
+        self.last: Any = None            # the last reading (its probabilities and references are reused)
+        self.squares_read: list[int] = []          # per read: squares classified
+        self.classify_s: list[float] = []          # per read: seconds spent classifying
+
+    def __call__(self, image: np.ndarray) -> Any:
+        from tilecam.vision.orient import find_orientation
+        from tilecam.vision.read import read_board
+
+        classifier, tileset = self.classifier, self.tileset
+        # the last location is the hint: kept while it still fits the frame, found again when the board moved
+        reading = read_board(image, classifier, tileset=tileset, hint=self.hint, rotation=self.rotation or 0)
+        self.hint = getattr(reading, "location", None)
+        # A letter sideways or upside down may read as unsure (#) or even as an empty square read doubtfully: a
+        # few unsure squares are allowed (the first word's L and B lying sideways read #, its O a letter), a hand's
+        # worth is not — unless they all lie in one row or column: a first word, not a hand. The turn is then told
+        # from all four readings (``orient.find_orientation``), and kept once one shows a letter among two tiles.
+        if self.rotation is None and _may_show_tiles(reading) and (
+                int(reading.occluded.sum()) <= ORIENT_MAX_UNSURE or _one_line(reading.grid)):
+            found = find_orientation(image, classifier, tileset, reading.location)
+            # a letter read surely in the turn chosen: glare on an empty board can read as a tile or two, and a
+            # turn learned from that is kept for the whole game
+            if found.sure[found.rotation] and found.tiles >= ORIENT_MIN_TILES:
+                self.rotation = found.rotation
+                log.info("the board's row 1 is %d quarter turns from the picture's top edge", found.rotation)
+                if found.rotation:
+                    reading = read_board(image, classifier, tileset=tileset, hint=reading.location,
+                                         rotation=found.rotation)
+        self.last = reading
+        self.squares_read.append(225)
+        self.classify_s.append(reading.timings.get("classify", 0.0) / 1000)
+        return reading
+
+    def read_changed(self, image: np.ndarray, wanted: Callable[[Any], np.ndarray]) -> tuple[Any, Any]:
+        """The reading of ``image`` with only the squares ``wanted`` read again (see the class doc), and the
+        frame's change signature; the whole board when there is no last reading, the board's turn is not known
+        yet, or more than ``WHOLE_READ_ABOVE`` squares are wanted. Raises ``BoardNotFound`` as ``read_board``."""
+        import time
+
+        from tilecam.vision.locate import LocateConfig, locate_board
+        from tilecam.vision.moves.change import signature
+        from tilecam.vision.read import letters_of, reading_of, rotate_corners
+        from tilecam.vision.warp import cut_cell, warp_board
+
+        last = self.last
+        if last is None or self.rotation is None or getattr(last, "references", None) is None:
+            reading = self(image)
+            return reading, signature(reading.warped)
+        t0 = time.perf_counter()
+        location = locate_board(image, LocateConfig(), hint=self.hint)
+        self.hint = location
+        corners = rotate_corners(location.corners, self.rotation)
+        warped = warp_board(image, corners)
+        sig = signature(warped)
+        want = np.argwhere(wanted(sig))
+        if len(want) > WHOLE_READ_ABOVE:
+            reading = self(image)
+            return reading, signature(reading.warped)
+        t1 = time.perf_counter()
+        probs = np.array(last.probs, copy=True)
+        if len(want):
+            crops = np.stack([cut_cell(warped, int(r), int(c)) for r, c in want])
+            index = [int(r) * 15 + int(c) for r, c in want]
+            probs[index] = self.classifier.probabilities(crops, last.references[index], letters_of(self.tileset))
+        t2 = time.perf_counter()
+        self.squares_read.append(len(want))
+        self.classify_s.append(t2 - t1)
+        reading = reading_of(probs, self.classifier.classes, corners, warped, location, self.rotation, None,
+                             last.references, None, {"localise+rectify": (t1 - t0) * 1000,
+                                                     "classify": (t2 - t1) * 1000, "total": (t2 - t0) * 1000})
+        self.last = reading
+        return reading, sig
+
+
+def default_reader(tileset: str, threads: int = 1, model: Any = None, rotation: int | None = None) -> VisionReader:
     """The vision pipeline as a reader: ``read_board`` with the tile model (``model``: a path, None = the shipped
     one; ``threads`` onnxruntime threads), the last location as the hint.
 
@@ -43,31 +135,5 @@ def default_reader(tileset: str, threads: int = 1, model: Any = None, rotation: 
     letters read surely), and keep it, as a calibration would. A board turned later is the tracker's business
     (it matches the committed tiles)."""
     from tilecam.vision.classify import TileClassifier
-    from tilecam.vision.orient import find_orientation
-    from tilecam.vision.read import read_board
 
-    classifier = TileClassifier.load(model, threads=threads)
-    state: dict[str, Any] = {"hint": None, "rotation": rotation}
-
-    def read(image: np.ndarray) -> Any:
-        # the last location is the hint: kept while it still fits the frame, found again when the board moved
-        reading = read_board(image, classifier, tileset=tileset, hint=state["hint"], rotation=state["rotation"] or 0)
-        state["hint"] = getattr(reading, "location", None)
-        # A letter sideways or upside down may read as unsure (#) or even as an empty square read doubtfully: a
-        # few unsure squares are allowed (the first word's L and B lying sideways read #, its O a letter), a hand's
-        # worth is not — unless they all lie in one row or column: a first word, not a hand. The turn is then told
-        # from all four readings (``orient.find_orientation``), and kept once one shows a letter among two tiles.
-        if state["rotation"] is None and _may_show_tiles(reading) and (
-                int(reading.occluded.sum()) <= ORIENT_MAX_UNSURE or _one_line(reading.grid)):
-            found = find_orientation(image, classifier, tileset, reading.location)
-            # a letter read surely in the turn chosen: glare on an empty board can read as a tile or two, and a
-            # turn learned from that is kept for the whole game
-            if found.sure[found.rotation] and found.tiles >= ORIENT_MIN_TILES:
-                state["rotation"] = found.rotation
-                log.info("the board's row 1 is %d quarter turns from the picture's top edge", found.rotation)
-                if found.rotation:
-                    reading = read_board(image, classifier, tileset=tileset, hint=reading.location,
-                                         rotation=found.rotation)
-        return reading
-
-    return read
+    return VisionReader(TileClassifier.load(model, threads=threads), tileset, rotation)

@@ -192,11 +192,15 @@ class MoveTracker:
         if self.config.stills:
             self.clock(t)
         look = None
-        reading = self._read(frame)
+        sig = None
+        if isinstance(frame, np.ndarray) and hasattr(self.reader, "read_changed"):
+            reading, sig = self._read_changed(frame)
+        else:
+            reading = self._read(frame)
         if isinstance(frame, np.ndarray):
             self.stats.read_s.append(time.perf_counter() - t0)
             if reading is not None and getattr(self._raw, "warped", None) is not None:
-                look = self.memory.look(reading, self._raw.warped, self._committed_reading())
+                look = self.memory.look(reading, self._raw.warped, self._committed_reading(), sig)
                 reading = look.reading
                 self.stats.changed.append(int(look.changed.sum()))
                 self.stats.kept += len(look.kept)
@@ -212,6 +216,8 @@ class MoveTracker:
     def _read(self, frame: Any) -> Reading | None:
         self._raw = None
         try:
+            if isinstance(frame, _Unreadable):
+                raise frame.error
             raw = self.reader(frame) if isinstance(frame, np.ndarray) else frame
             self._raw = raw
             return None if raw is None else as_reading(raw)
@@ -224,6 +230,18 @@ class MoveTracker:
             self.stats.unreadable_why[why] = self.stats.unreadable_why.get(why, 0) + 1
             self._why_unreadable = why
             return None
+
+    def _read_changed(self, frame: np.ndarray) -> tuple[Reading | None, Any]:
+        """The reader reads only the squares the memory wants read again (changed pixels, doubtful belief)."""
+        self._raw = None
+        try:
+            raw, sig = self.reader.read_changed(frame, self.memory.wanted)
+        except ReadingError:
+            raise
+        except self._unreadable as exc:
+            return self._read(_Unreadable(exc)), None
+        self._raw = raw
+        return as_reading(raw), sig
 
     def _committed_reading(self) -> Reading:
         """The committed board as a reading in the camera's orientation (what a square holds before it settled)."""
@@ -419,6 +437,13 @@ class MoveTracker:
     def set_named_blank(self, row: int, col: int, letter: str) -> None:
         """The players named a blank (the web's answer): the committed board follows."""
         self.board[row, col] = Tile(letter.upper(), True)
+
+
+@dataclass(frozen=True)
+class _Unreadable:
+    """A frame the reader found no board in (its error), counted as :meth:`MoveTracker._read` counts one."""
+
+    error: BaseException
 
 
 DOUBTED = 0.5             # a tile committed with its letter's probability under this is corrected on one clear read
