@@ -332,6 +332,7 @@ def main(argv: list[str] | None = None) -> int:
         if changed:
             print(f"squares whose pixels changed since the last settle, per read after the first: median "
                   f"{statistics.median(changed):.0f}, max {max(changed)} of 225")
+        _print_partial_reads(all_track)
         merged = _merge_stats(all_track)
         timing_rows.append((f"synthetic, {reader_name}", merged))
 
@@ -343,6 +344,20 @@ def main(argv: list[str] | None = None) -> int:
         s = st.stats if hasattr(st, "stats") else st
         print(f"| {name} | {s.frames} | {len(s.read_s)} | {_ms(s.frame_s)} | {_ms(s.read_s)} | {_ms(s.latency_s)} |")
     return 0
+
+
+def _print_partial_reads(trackers: Sequence[Any]) -> None:
+    """Squares classified per read and the time it took, the first (whole) read of each game left out."""
+    counts, secs = [], []
+    for tr in trackers:
+        reader = getattr(tr, "_reader", None)
+        counts += list(getattr(reader, "squares_read", [])[1:])
+        secs += list(getattr(reader, "classify_s", [])[1:])
+    if counts:
+        part = [s for n, s in zip(counts, secs) if n < 225]
+        print(f"squares classified per read after the first: median {statistics.median(counts):.0f}, max "
+              f"{max(counts)} of 225 ({sum(n == 225 for n in counts)} whole reads of {len(counts)}); classifying "
+              f"them, ms p50/p95/max: {_ms(part)}")
 
 
 def _merge_stats(trackers: Sequence[Any]) -> Any:

@@ -333,10 +333,11 @@ class MoveTracker:
                 events.append(self._amend(result, t))
             elif result.withdrawn is not None:
                 events.append(self._withdraw(result, t))
-            for earlier in result.earlier:
-                events.append(self._play(earlier, t, None))
+            for earlier in result.earlier:      # two plays in one change: each says so (and if the order is a guess)
+                events.append(replace(self._play(earlier, t, None), note=result.note))
             if result.candidate is not None:
-                events.append(self._play(result.candidate, t, player))
+                play = self._play(result.candidate, t, player)
+                events.append(replace(play, note=result.note) if result.earlier else play)
             for e in events:
                 if e.kind in ("play", "amend") and e.placement is not None:
                     for r, c, tile in e.placement.new_tiles():
