@@ -99,3 +99,16 @@ def test_a_still_square_keeps_its_reading_and_a_hand_that_changed_the_pixels_kee
     assert tr.feed(np.ones((2, 2, 3), np.uint8), 1.0) == [] and tr.stats.changed[-1] == 0   # the C stays a C
     assert tr.feed(np.full((2, 2, 3), 2, np.uint8), 2.0) == [] and tr.status.startswith("occluded")
     assert tr.board.rows() == CAT
+
+
+def test_the_memory_wants_every_square_read_before_a_settle_and_then_only_the_changed_and_doubted_ones():
+    from tilecam.vision.moves.belief import BoardMemory
+
+    memory = BoardMemory()
+    before = board_image([(7, 7), (7, 8), (7, 9)])
+    assert memory.wanted(signature(before)).all()
+    doubted = Reading.from_rows(CAT, uncertain={(0, 0): [(".", 0.6), ("?", 0.4)]})
+    memory.settle(memory.look(doubted, before, Reading.from_rows(EMPTY)))
+    after = board_image([(7, 7), (7, 8), (7, 9), (8, 7)])
+    wanted = [tuple(map(int, rc)) for rc in np.argwhere(memory.wanted(signature(after)))]
+    assert wanted == [(0, 0), (8, 7)]      # the doubted square and the new tile; the still ones are not read

@@ -5,8 +5,10 @@
           ──tracker (settled?)──▶ settled reading ──interpret (against the committed board)──▶ [DetectedEvent]
 
 One concept a module: :mod:`.reading` (what the reader says, per square), :mod:`.change` (what changed in pixels),
-:mod:`.resolve` (new tiles → one play), :mod:`.alternatives` (when they are not one play at first sight),
-:mod:`.interpret` (a settled board → what happened), :mod:`.tracker` (the state machine), :mod:`.reader` (the
-vision pipeline as the tracker's reader), :mod:`.events` (what comes out), :mod:`.replay` (events into an engine
-game, for tests and tools without a store).
+:mod:`.belief` (what is believed on each square, and which squares to read again), :mod:`.reader` (the vision
+pipeline as the tracker's reader: on a settled frame only those squares), :mod:`.interpret` (a settled board
+against the committed one: new squares, a withdrawal), :mod:`.decide` (the one scored decision: the most probable
+event), :mod:`.squares` and :mod:`.letters` (its squares' probabilities and its letters), :mod:`.resolve` (a decided
+play, the tile counts, the lexicon), :mod:`.tracker` (the state machine), :mod:`.events` (what comes out),
+:mod:`.replay` (events into an engine game, for tests and tools without a store).
 """
