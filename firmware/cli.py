@@ -17,6 +17,7 @@ COMMAND_MODULES = [
     "tilecam.firmware.cmd_vision",   # read / eval-vision / train          (vision)
     "tilecam.firmware.cmd_replay",   # replay / render-game                (move inference)
     "tilecam.firmware.cmd_run",      # run                                 (device)
+    "tilecam.firmware.cmd_calibrate",  # calibrate                         (device)
     "tilecam.firmware.cmd_web",      # serve                               (web)
     "tilecam.firmware.cmd_doctor",   # doctor                              (deploy)
     "tilecam.firmware.cmd_bench",    # bench engine|vision|moves|device|web

@@ -8,11 +8,12 @@ import importlib
 # area -> module whose ``main(argv) -> int`` runs that benchmark.
 BENCHES = {
     "engine": "tilecam.engine.bench",
-    "vision": "tilecam.vision.bench",
+    "vision": "tilecam.models.bench_vision",
     "moves": "tilecam.vision.bench_moves",
     "device": "tilecam.firmware.bench",
     "web": "tilecam.web.bench",
     "synth": "tilecam.models.synth_bench",
+    "adapt": "tilecam.models.bench_adapt",
 }
 
 

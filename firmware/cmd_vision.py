@@ -20,12 +20,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=_read)
 
     e = subparsers.add_parser("eval-vision", help="accuracy and speed of the vision pipeline")
-    e.add_argument("--renders", type=int, default=100, help="held-out synthetic boards (0: none)")
+    e.add_argument("--real", nargs="+", default=None, metavar="DIR[=TILESET]",
+                   help="folders of NAME.jpg + NAME.board.txt, one table column each, each with the tile set its "
+                        "game is played with if known (default: ScrabScrap games 03-04 in ../shared, german)")
+    e.add_argument("--tiles", default=None, help="tile set to read with (default: every letter the model knows)")
+    e.add_argument("--renders", type=int, default=0, help="also held-out synthetic boards (a regression check)")
     e.add_argument("--first-render", type=int, default=0,
                    help="start at this held-out seed's index (0: the benchmark's; another range is fresh data)")
     e.add_argument("--empty", type=int, default=0,
                    help="also read this many empty boards, in the scenes of the held-out renders' seeds")
-    e.add_argument("--real", type=Path, default=None, help="ScrabScrap photo folder (default ../shared/…)")
     e.add_argument("--model", type=Path, help="tile model to evaluate (default the shipped one)")
     e.add_argument("--out", type=Path, default=Path("out/eval-vision"), help="folder for the confusion matrices")
     e.add_argument("--threads", type=int, default=2)
@@ -37,7 +40,6 @@ def _read(args: argparse.Namespace) -> int:
 
     from tilecam.vision.classify import ModelError, TileClassifier
     from tilecam.vision.locate import BoardNotFound
-    from tilecam.vision.orient import best_rotation
     from tilecam.vision.read import read_board
 
     image = cv2.imread(str(args.image)) if args.image.is_file() else None
@@ -46,10 +48,7 @@ def _read(args: argparse.Namespace) -> int:
         return 2
     try:
         classifier = TileClassifier.load(args.model, threads=args.threads)
-        rotation = args.rotation
-        if rotation is None:
-            rotation = best_rotation(image, classifier, tileset=args.tiles)
-        reading = read_board(image, classifier, tileset=args.tiles, rotation=rotation)
+        reading = read_board(image, classifier, tileset=args.tiles, rotation=args.rotation)
     except BoardNotFound as exc:
         print(f"tilecam read: no board found in {args.image}: {exc}", file=sys.stderr)
         return 1
@@ -64,7 +63,8 @@ def _read(args: argparse.Namespace) -> int:
 
 
 def _eval(args: argparse.Namespace) -> int:
-    from tilecam.vision.evaluate import run_evaluation
+    from tilecam.models.eval_vision import run_evaluation
 
-    return run_evaluation(renders=args.renders, real_dir=args.real, model=args.model, out_dir=args.out,
-                          threads=args.threads, first_render=args.first_render, empty=args.empty)
+    return run_evaluation(renders=args.renders, real_dirs=args.real, model=args.model, out_dir=args.out,
+                          threads=args.threads, first_render=args.first_render, empty=args.empty,
+                          tileset=args.tiles)

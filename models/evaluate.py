@@ -34,7 +34,7 @@ def _score(model: TileClassifier, boards) -> dict:
     cells = wrong = tiles = tiles_wrong = boards_n = boards_right = 0
     occluded = CLASS_INDEX["#"]
     for image, corners, truth, unsure_ok in boards:
-        pred = model.logits(cut_cells(warp_board(image, corners))).argmax(1)
+        pred = model.classify(cut_cells(warp_board(image, corners)))[1].argmax(1)
         bad = (pred != truth) & ~(unsure_ok & (pred == occluded))
         cells += truth.size
         wrong += int(bad.sum())
@@ -68,13 +68,13 @@ def real_eval(root: Path):
 
 
 def board_ms(model: TileClassifier, repeats: int = 30) -> float:
-    """Median onnxruntime time for one board (225 crops), preprocessing included."""
+    """Median time for one board (225 crops and their references), preprocessing included."""
     crops = np.random.default_rng(0).integers(0, 256, (225, CROP_PX, CROP_PX, 3), dtype=np.uint8)
-    model.logits(crops)
+    model.classify(crops)
     times = []
     for _ in range(repeats):
         t = time.perf_counter()
-        model.logits(crops)
+        model.classify(crops)
         times.append(time.perf_counter() - t)
     return 1000 * float(np.median(times))
 

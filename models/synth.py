@@ -73,6 +73,44 @@ EXTRA_TRAINING_FONTS = {
 FONTS.update(EXTRA_TRAINING_FONTS)
 TRAINING_STYLES = TRAIN_STYLES + tuple(
     f"{b}/{t}/{f}" for b, t, f in itertools.product(BOARDS, TILES, EXTRA_TRAINING_FONTS) if f"{b}/{t}" != "hasbro/wood")
+#: Board designs and tile faces seen on the real photos of other people's boards (a Romanian yellow board, grey
+#: 1998 Hasbro, vintage cream with black lines, club boards in yellow, teal and dark green; white plastic tiles and
+#: coloured tournament tiles with light letters), drawn from only by the tile reader's training (``VARIETY_STYLES``):
+#: variety for boards never seen, never a held-out target. Colours are BGR, as ``BOARDS`` and ``TILES``.
+VARIETY_BOARDS = {
+    "romanian": dict(plain=(40, 165, 205), TW=(45, 40, 150), DW=(190, 110, 185), TL=(150, 60, 20),
+                     DL=(230, 180, 90), line=(200, 215, 225), frame=(30, 120, 170)),
+    "grey1998": dict(plain=(175, 178, 176), TW=(50, 60, 190), DW=(150, 150, 230), TL=(160, 110, 40),
+                     DL=(215, 195, 150), line=(210, 212, 210), frame=(90, 30, 40)),
+    "vintage": dict(plain=(190, 215, 225), TW=(60, 70, 190), DW=(160, 160, 225), TL=(170, 120, 60),
+                    DL=(215, 200, 165), line=(25, 25, 25), frame=(40, 50, 90)),
+    "club-yellow": dict(plain=(80, 205, 225), TW=(70, 70, 215), DW=(170, 160, 240), TL=(190, 130, 60),
+                        DL=(225, 205, 160), line=(235, 240, 240), frame=(40, 40, 40)),
+    "teal": dict(plain=(140, 140, 40), TW=(60, 60, 210), DW=(160, 150, 235), TL=(150, 80, 20),
+                 DL=(220, 200, 150), line=(190, 200, 190), frame=(90, 90, 30)),
+    "green-dark": dict(plain=(50, 90, 30), TW=(50, 50, 190), DW=(150, 140, 230), TL=(160, 90, 30),
+                       DL=(210, 190, 130), line=(190, 210, 190), frame=(20, 40, 15)),
+}
+VARIETY_TILES = {
+    "white-plastic": ((235, 236, 236), (40, 40, 40), 0.0),
+    "wood-light": ((150, 200, 225), (30, 30, 30), 0.08),
+    "purple": ((110, 40, 80), (235, 235, 240), 0.0),
+    "navy": ((95, 45, 25), (230, 230, 230), 0.0),
+    "black": ((35, 35, 35), (225, 225, 225), 0.0),
+    "maroon": ((45, 35, 120), (225, 230, 235), 0.0),
+    "pink": ((175, 110, 225), (245, 245, 245), 0.0),
+    "lime": ((60, 200, 150), (30, 30, 30), 0.0),
+}
+VARIETY_BOARDS["hasbro-worded"] = dict(BOARDS["hasbro"])
+#: Variety boards whose premium squares spell their premium out ("DOUBLE / LETTER / SCORE"): printed text that is
+#: not a tile, which a reader that has only seen "DL" takes for a letter.
+WORDED_PREMIUMS = ("grey1998", "vintage", "club-yellow", "teal", "hasbro-worded")
+PREMIUM_WORDS = {"TW": ("TRIPLE", "WORD", "SCORE"), "DW": ("DOUBLE", "WORD", "SCORE"),
+                 "TL": ("TRIPLE", "LETTER", "SCORE"), "DL": ("DOUBLE", "LETTER", "SCORE")}
+BOARDS.update(VARIETY_BOARDS)
+TILES.update(VARIETY_TILES)
+VARIETY_STYLES = tuple(f"{b}/{t}/{f}" for b, t, f in itertools.product(BOARDS, TILES, FONTS)
+                       if (b in VARIETY_BOARDS or t in VARIETY_TILES) and f != "stix")
 TRAIN_SEEDS = range(0, 500_000)
 #: Evaluation seeds. The bench reads the first 100; by the thirteenth session 900000–920999 had all been looked at
 #: (docs/BENCHMARKS.md, Vision), so a figure on boards nobody has seen starts at 921000 (``--first-render 21000``).
@@ -248,7 +286,14 @@ def _board_base(design: str, frame_px: int) -> np.ndarray:
             premium = layout.premium(r, c) or "plain"
             y, x = frame_px + r * CELL, frame_px + c * CELL
             img[y:y + CELL, x:x + CELL] = colours[premium]
-            if premium != "plain":
+            if premium != "plain" and design in WORDED_PREMIUMS:
+                # the premium spelt out in three small lines, as on Hasbro and club boards
+                tint = tuple(int(v * 0.45) for v in colours[premium])
+                for k, word in enumerate(PREMIUM_WORDS[premium]):
+                    size, _ = cv2.getTextSize(word, cv2.FONT_HERSHEY_SIMPLEX, 0.24, 1)
+                    cv2.putText(img, word, (x + (CELL - size[0]) // 2, y + 12 + 9 * k), cv2.FONT_HERSHEY_SIMPLEX,
+                                0.24, tint, 1, cv2.LINE_AA)
+            elif premium != "plain":
                 label = {"TW": "TW", "DW": "DW", "TL": "TL", "DL": "DL"}[premium]
                 tint = tuple(int(v * 0.75) for v in colours[premium])
                 cv2.putText(img, label, (x + 9, y + 26), cv2.FONT_HERSHEY_SIMPLEX, 0.42, tint, 1, cv2.LINE_AA)

@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from tilecam.vision.evaluate import Tally
+from tilecam.models.eval_vision import Tally
 
 
 def _reading(rows: list[str], corners: np.ndarray) -> SimpleNamespace:
@@ -48,7 +48,7 @@ def test_a_wrong_board_is_named_by_its_label():
 def test_renders_from_another_range_of_held_out_seeds_are_other_boards():
     from tilecam.models import synth
     from tilecam.vision.classify import TileClassifier
-    from tilecam.vision.evaluate import evaluate_renders
+    from tilecam.models.eval_vision import evaluate_renders
 
     classifier = TileClassifier.load(None, threads=1)
     bench, fresh = evaluate_renders(classifier, 1), evaluate_renders(classifier, 1, first=700)
@@ -58,7 +58,7 @@ def test_renders_from_another_range_of_held_out_seeds_are_other_boards():
 
 def test_empty_boards_are_the_held_out_scenes_with_no_tile():
     from tilecam.vision.classify import TileClassifier
-    from tilecam.vision.evaluate import evaluate_renders
+    from tilecam.models.eval_vision import evaluate_renders
 
     classifier = TileClassifier.load(None, threads=1)
     tiles, empty = evaluate_renders(classifier, 2, first=5), evaluate_renders(classifier, 2, first=5, empty=True)
@@ -68,7 +68,7 @@ def test_empty_boards_are_the_held_out_scenes_with_no_tile():
 
 
 def test_an_empty_board_may_be_read_in_any_turn_but_a_board_with_tiles_only_in_its_own():
-    from tilecam.vision.evaluate import arm_in_the_turn_read
+    from tilecam.models.eval_vision import arm_in_the_turn_read
 
     empty = ["." * 15] * 15
     arm = np.zeros((15, 15), bool)
@@ -83,7 +83,7 @@ def test_an_empty_board_may_be_read_in_any_turn_but_a_board_with_tiles_only_in_i
 
 
 def test_a_board_whose_only_tiles_lie_under_the_arm_may_be_read_in_any_turn():
-    from tilecam.vision.evaluate import arm_in_the_turn_read
+    from tilecam.models.eval_vision import arm_in_the_turn_read
 
     hidden = ["." * 15] * 15
     hidden[0] = "." * 11 + "NE.."                         # two tiles, both under the arm
@@ -95,3 +95,38 @@ def test_a_board_whose_only_tiles_lie_under_the_arm_may_be_read_in_any_turn():
     hidden[0] = "." * 9 + "T.NE.."                        # the T is in sight: the turn is fixed
     turned, skip, _ = arm_in_the_turn_read(hidden, arm, np.zeros((15, 15), bool), read)
     assert turned == hidden and (skip == arm).all()
+
+
+def test_a_labelled_folder_is_scored_in_the_turn_that_fits_and_a_missing_board_counts_every_square(tmp_path):
+    """Any of the four turns of the board counts (never a mirror); a photo with no board in it is read by nobody:
+    all its squares are wrong and the board counts as flagged."""
+    import cv2
+
+    from tilecam.models.eval_vision import evaluate_folder
+    from tilecam.vision.labelled import best_turn, labelled_photos, turned
+
+    truth = ["." * 15] * 7 + ["......CAT......"] + ["." * 15] * 7
+    read = ["".join(row) for row in turned(truth, 1)]
+    assert best_turn(truth, read) == 3 and best_turn(truth, truth) == 0
+    mirrored = [row[::-1] for row in ["..CAT" + "." * 10] + truth[1:]]
+    asym = np.array([list(r) for r in ["..CAT" + "." * 10] + truth[1:]])
+    assert min(int((turned(mirrored, k) != asym).sum()) for k in range(4)) > 0
+    (tmp_path / "blank.board.txt").write_text("\n".join(["." * 14 + "a"] + truth[1:]) + "\n", encoding="utf-8")
+    cv2.imwrite(str(tmp_path / "blank.jpg"), np.full((200, 300, 3), 120, np.uint8))
+    (tmp_path / "orphan.board.txt").write_text("\n".join(truth), encoding="utf-8")     # no photo: left out
+    photos = labelled_photos(tmp_path)
+    assert [p.name for p in photos] == ["blank"] and photos[0].board[0] == "." * 14 + "?"
+    tally = evaluate_folder(classifier=None, folder=tmp_path)
+    assert tally.not_found == 1 and tally.cell_errors == 225 and tally.tile_errors == 4
+    assert tally.unsure_boards == 1 and tally.boards_correct == 0
+
+
+def test_a_label_that_is_not_fifteen_by_fifteen_is_refused(tmp_path):
+    import pytest
+
+    from tilecam.vision.labelled import LabelError, read_label
+
+    bad = tmp_path / "x.board.txt"
+    bad.write_text("...\n" * 15, encoding="utf-8")
+    with pytest.raises(LabelError, match="15 lines of 15"):
+        read_label(bad)

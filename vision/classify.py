@@ -1,15 +1,16 @@
 """The tile classifier: the shipped ONNX model over a batch of cell crops, run with onnxruntime.
 
-The model folder holds ``tiles.onnx`` and ``tiles.json`` (its classes and the preprocessing it was trained with);
-``tilecam.models.train`` writes both. The description may name other models beside it (``second_opinion``: one
-file name or a list), trained apart (other fonts, other draws, other crops), whose readings are averaged in where
-the first hesitates (``classify_again``). Runtime never imports torch.
+The model folder holds ``tiles.onnx`` and ``tiles.json`` (its classes, the preprocessing it was trained with and
+its calibration); ``tilecam.models.reader_train`` writes both. The model reads each crop beside a reference crop,
+the bare look of that square's kind on the same board (``tilecam.vision.context``), and gives logits and an
+embedding. ``probabilities`` turns the logits into calibrated class probabilities in one place: the temperature
+and the class priors fitted on held-back real boards, and the tile set's letters. Runtime never imports torch.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Iterable
@@ -33,16 +34,6 @@ def packaged_model() -> Path:
     return Path(str(resources.files("tilecam.models").joinpath("tiles.onnx")))
 
 
-def _file_names(value) -> tuple[str, ...]:
-    """``second_opinion`` as written in a description: absent, one file name, or a list of them."""
-    if value is None:
-        return ()
-    names = (value,) if isinstance(value, str) else tuple(value)
-    if not all(isinstance(n, str) and n for n in names):
-        raise ValueError(f"second_opinion must name model files, got {value!r}")
-    return names
-
-
 @dataclass(frozen=True)
 class ModelSpec:
     classes: tuple[str, ...]
@@ -53,17 +44,24 @@ class ModelSpec:
     scale: float
     mean: tuple[float, float, float]
     std: tuple[float, float, float]
-    second_opinion: tuple[str, ...] = ()   # file names of models beside this one, asked on doubtful squares
+    reference_name: str | None = None       # the reference crops' input (None: a model of crops alone)
+    embedding_name: str | None = None       # the embedding output, where the model gives one
+    temperature: float = 1.0                # logits are divided by it (fitted on held-back real boards)
+    log_prior_shift: tuple[float, ...] = ()  # added to the logits after that: run-time priors over training's
+    trained: dict = field(default_factory=dict, compare=False)   # what the model was trained on, as written
 
     @classmethod
     def load(cls, path: Path) -> "ModelSpec":
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
             inp = data["input"]
+            calibration = data.get("calibration", {})
             return cls(tuple(data["classes"]), inp["name"], data["output"]["name"], int(inp["size"]),
                        inp.get("color", "RGB"), float(inp.get("scale", 1 / 255)),
                        tuple(inp.get("mean", (0.0, 0.0, 0.0))), tuple(inp.get("std", (1.0, 1.0, 1.0))),
-                       _file_names(data.get("second_opinion")))
+                       inp.get("reference"),
+                       data["output"].get("embedding"), float(calibration.get("temperature", 1.0)),
+                       tuple(float(v) for v in calibration.get("log_prior_shift", ())), data.get("trained", {}))
         except (OSError, KeyError, TypeError, ValueError) as exc:   # ValueError: bad JSON too
             raise ModelError(f"cannot read the model description {path}: {exc}") from exc
 
@@ -71,17 +69,16 @@ class ModelSpec:
 class TileClassifier:
     """``classify(crops)`` → the label and class probabilities of every crop, in one onnxruntime call."""
 
-    def __init__(self, session, spec: ModelSpec, path: Path, others: Iterable["TileClassifier"] = ()):
+    def __init__(self, session, spec: ModelSpec, path: Path):
         self.session = session
         self.spec = spec
         self.path = path
         self.classes = spec.classes
-        self.others = tuple(others)      # the second opinions, each a classifier of the same classes
         self._letter_index = letter_mask(spec.classes)
 
     @classmethod
-    def load(cls, path: str | Path | None = None, threads: int = 2, second: bool = True) -> "TileClassifier":
-        """The model at ``path`` (default the shipped one) and, with ``second``, the other models it names."""
+    def load(cls, path: str | Path | None = None, threads: int = 2) -> "TileClassifier":
+        """The model at ``path`` (default the shipped one)."""
         import onnxruntime as ort
 
         model = Path(path) if path else packaged_model()
@@ -92,20 +89,14 @@ class TileClassifier:
         options.intra_op_num_threads = max(1, int(threads))
         options.inter_op_num_threads = 1
         options.log_severity_level = 3
-        # Idle threads sleep instead of spinning: with the second opinions each a session of its own, a spinning
-        # pool left behind by one model's run takes the cores from the next (a warm read 73 ms instead of 24 here).
+        # Idle threads sleep instead of spinning: a spinning pool left behind by one run takes the cores from the
+        # capture loop and the web (a warm read took 73 ms instead of 24 here with several sessions spinning).
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         try:
             session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
         except Exception as exc:  # onnxruntime raises its own exception types for a broken file
             raise ModelError(f"onnxruntime cannot load {model}: {exc}") from exc
-        others = []
-        for name in spec.second_opinion if second else ():
-            other = cls.load(model.parent / name, threads, second=False)
-            if other.classes != spec.classes:
-                raise ModelError(f"the second opinion {other.path} has other classes than {model}")
-            others.append(other)
-        return cls(session, spec, model, others)
+        return cls(session, spec, model)
 
     def preprocess(self, crops: np.ndarray) -> np.ndarray:
         """BGR uint8 crops (N, S, S, 3) → the model's float NCHW input."""
@@ -128,25 +119,49 @@ class TileClassifier:
     def logits(self, crops: np.ndarray) -> np.ndarray:
         return self.session.run([self.spec.output_name], {self.spec.input_name: self.preprocess(crops)})[0]
 
-    def classify(self, crops: np.ndarray, letters: Iterable[str] | None = None) -> tuple[list[str], np.ndarray]:
-        """Labels and probabilities (N, classes); with ``letters``, other letters are ruled out (a tile set)."""
-        z = self.logits(crops).astype(np.float64)
+    @property
+    def uses_references(self) -> bool:
+        return self.spec.reference_name is not None
+
+    def run(self, crops: np.ndarray, references: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
+        """The raw logits (N, classes) and the embedding (N, features; None where the model gives none)."""
+        feeds = {self.spec.input_name: self.preprocess(crops)}
+        if self.uses_references:
+            if references is None or len(references) != len(crops):
+                raise ModelError("this tile model reads each crop beside its reference crop: give both")
+            feeds[self.spec.reference_name] = self.preprocess(references)
+        names = [self.spec.output_name] + ([self.spec.embedding_name] if self.spec.embedding_name else [])
+        out = self.session.run(names, feeds)
+        return out[0], (out[1] if len(out) > 1 else None)
+
+    def calibrated(self, logits: np.ndarray, letters: Iterable[str] | None = None) -> np.ndarray:
+        """Class probabilities from logits: the temperature, the priors, the tile set's letters, in this one
+        place."""
+        z = np.asarray(logits, np.float64) / self.spec.temperature
+        if self.spec.log_prior_shift:
+            z = z + np.asarray(self.spec.log_prior_shift)
         if letters is not None:
             allowed = set(letters)
-            banned = np.array([is_letter and c not in allowed
-                               for c, is_letter in zip(self.classes, self._letter_index)])
-            z[:, banned] = -np.inf
+            z[:, [is_letter and c not in allowed for c, is_letter in zip(self.classes, self._letter_index)]] = -np.inf
         z -= z.max(axis=1, keepdims=True)
         p = np.exp(z)
-        p /= p.sum(axis=1, keepdims=True)
-        labels = [self.classes[i] for i in p.argmax(axis=1)]
-        return labels, p.astype(np.float32)
+        return (p / p.sum(axis=1, keepdims=True)).astype(np.float32)
 
-    def classify_again(self, crops: np.ndarray, letters: Iterable[str] | None = None) -> np.ndarray:
-        """Probabilities of crops read a second time: the mean of this model's and its second opinions', or this
-        model's alone when it names none. Models trained apart (other fonts, other draws) seldom hesitate between
-        the same two letters the same way, and their mean takes out what each run's chance put in."""
-        probs = self.classify(crops, letters)[1]
-        for other in self.others:
-            probs = probs + other.classify(crops, letters)[1]
-        return probs / (1 + len(self.others))
+    def probabilities(self, crops: np.ndarray, references: np.ndarray | None = None,
+                      letters: Iterable[str] | None = None) -> np.ndarray:
+        """Calibrated class probabilities (N, classes) of crops beside their references."""
+        return self.calibrated(self.run(crops, references)[0], letters)
+
+    def classify(self, crops: np.ndarray, letters: Iterable[str] | None = None,
+                 references: np.ndarray | None = None) -> tuple[list[str], np.ndarray]:
+        """Labels and calibrated probabilities (N, classes); with ``letters``, other letters are ruled out (a tile
+        set). A model that reads references is given them, or, for a whole board's crops, its own
+        (``context.references_from_board``)."""
+        if self.uses_references and references is None:
+            from tilecam.vision.context import references_from_board
+
+            if round(len(crops) ** 0.5) ** 2 != len(crops):
+                raise ModelError("give the references of these crops: they are not a whole board's squares")
+            references = references_from_board(np.asarray(crops))
+        p = self.probabilities(crops, references, letters)
+        return [self.classes[i] for i in p.argmax(axis=1)], p

@@ -1,8 +1,8 @@
 """Which edge of the board is row 1.
 
 A fixed camera learns it once at calibration (the rotation is kept in the configuration). From a single photo it is
-told from the tiles: letters read upright are read with high confidence, letters turned a quarter or half turn are
-not; where that leaves turns even (one tile in sight), the tiles' point values, which sit bottom right. The premium
+told from the tiles: letters read upright are read with high probability, letters turned a quarter or half turn are
+not (only the squares read as tiles are read again, each crop turned: no second warp); where that leaves turns even (one tile in sight), the tiles' point values, which sit bottom right. The premium
 layout is symmetric under every quarter turn, so the board's print cannot tell it; an empty board has no answer and
 keeps rotation 0.
 """
@@ -14,8 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from tilecam.vision.classify import EMPTY, OCCLUDED, TileClassifier, letter_mask
+from tilecam.vision.context import references_from_board
 from tilecam.vision.locate import BoardLocation, locate_board
-from tilecam.vision.read import letters_of, rotate_corners
 from tilecam.vision.warp import CELL_PX, CONTEXT_PX, cut_cells, warp_board
 
 
@@ -26,54 +26,57 @@ VALUE_WINDOW = (0.10, 0.27)
 #: … which holds this many times the ink of each other corner's window where the value is seen (held-out renders:
 #: 89 % of upright letters, 0.5 % put in another corner; ScrabScrap's photos: 70 % and 3 %).
 VALUE_RATIO = 1.5
+#: Another turn is taken only when its letters are this much more likely on average (log-probability, nats).
+TURN_MARGIN = 0.05
 
 
 @dataclass(frozen=True)
 class Orientation:
     """The quarter turns that bring row 1 to the top, with what they were told from."""
     rotation: int
-    scores: tuple[float, ...]     # per turn: mean tile-class confidence on the tile squares (higher: more upright)
-    sure: tuple[int, ...]         # per turn: squares read as a letter at SURE_LETTER or more
-    tiles: int                    # squares read as a tile (a letter or a blank) in at least one of the turns
+    scores: tuple[float, ...]     # per turn: mean log-probability of the best letter on the tile squares
+    sure: tuple[int, ...]         # per turn: tile squares read as a letter at SURE_LETTER or more
+    tiles: int                    # squares read as a tile (a letter or a blank) unturned
     values: tuple[int, ...] = (0, 0, 0, 0)   # per turn: tile squares whose point value is seen bottom right
 
 
-def find_orientation(image: np.ndarray, classifier: TileClassifier, tileset="english",
-                     location: BoardLocation | None = None, margin: float = 0.02) -> Orientation:
-    """Read the board in all four turns and keep the one with the most letters read surely (then: with the most
-    point values bottom right, then: whose tiles read most surely as tiles); 0 unless another turn is better. An
-    empty board has no answer: rotation 0, ``tiles`` 0."""
-    location = location or locate_board(image)
-    letters = letters_of(tileset)
-    reads, cuts = [], []
-    for k in range(4):
-        cuts.append(cut_cells(warp_board(image, rotate_corners(location.corners, k))))
-        labels, probs = classifier.classify(cuts[-1], letters=letters)
-        reads.append((np.array(labels).reshape(15, 15), probs))
-    # The tile squares are those any turn reads as a tile (a letter or a blank), taken back to the unturned board:
-    # a letter lying sideways is often read as unsure (#) or even as an empty square, so one turn alone would miss
-    # some; a square read unsure in every turn is under a hand and tells nothing.
+def upright_turn(crops: np.ndarray, refs: np.ndarray, probs: np.ndarray, classifier: TileClassifier,
+                 letters) -> Orientation:
+    """The turn that stands the board's letters up, from its unturned reading (``probs`` of ``crops`` beside
+    ``refs``): the squares read as tiles are read again with each crop turned a quarter, half and three quarters,
+    and the turn whose letters are most likely wins (then: most point values bottom right). An empty board keeps
+    rotation 0."""
     classes = list(classifier.classes)
-    tile_class = np.array([c not in (EMPTY, OCCLUDED) for c in classes])
-    tiles = np.zeros((15, 15), bool)
-    for k, (labels, _) in enumerate(reads):
-        tiles |= np.rot90((labels != EMPTY) & (labels != OCCLUDED), -k)
-    if not tiles.any():
-        return Orientation(0, (1.0, 0.0, 0.0, 0.0), (0, 0, 0, 0), 0)
+    tile = (probs[:, classes.index(EMPTY)] + probs[:, classes.index(OCCLUDED)]) < 0.5
+    if not tile.any():
+        return Orientation(0, (0.0, 0.0, 0.0, 0.0), (0, 0, 0, 0), 0)
     letter = letter_mask(classes)
-    scores, sure = [], []
-    for k, (_, probs) in enumerate(reads):
-        mask = np.rot90(tiles, k).reshape(-1)           # the same squares, wherever they land after the turn
-        scores.append(float(probs[mask][:, tile_class].max(axis=1).mean()))
-        sure.append(int((probs[:, letter].max(axis=1) >= SURE_LETTER).sum()))
-    # Letters read surely decide (an upright letter is; one lying sideways seldom is); between turns with as many,
-    # the tiles whose point value sits bottom right (a lone N is a Z a quarter turn on, an S the same upside down),
-    # and the mean confidence only then: a hand over most of the tiles drags every turn's mean down alike.
-    values = [int(values_bottom_right(crops[np.rot90(tiles, k).reshape(-1)]).sum()) for k, crops in enumerate(cuts)]
-    best = max(range(4), key=lambda k: (sure[k], values[k], scores[k]))
-    better = (sure[best], values[best]) > (sure[0], values[0]) or scores[best] > scores[0] + margin
-    rotation = best if better else 0
-    return Orientation(rotation, tuple(scores), tuple(sure), int(tiles.sum()), tuple(values))
+    scores, sure, values = [], [], []
+    for k in range(4):
+        c = np.ascontiguousarray(np.rot90(crops[tile], k, axes=(1, 2)))
+        p = probs[tile] if k == 0 else classifier.probabilities(
+            c, np.ascontiguousarray(np.rot90(refs[tile], k, axes=(1, 2))), letters)
+        best = p[:, letter].max(axis=1)
+        scores.append(float(np.log(best + 1e-6).mean()))
+        sure.append(int((best >= SURE_LETTER).sum()))
+        values.append(int(values_bottom_right(c).sum()))
+    best_k = max(range(4), key=lambda k: (round(scores[k], 2), values[k]))
+    rotation = best_k if best_k and (scores[best_k] > scores[0] + TURN_MARGIN or
+                                     (scores[best_k] >= scores[0] and values[best_k] > values[0])) else 0
+    return Orientation(rotation, tuple(scores), tuple(sure), int(tile.sum()), tuple(values))
+
+
+def find_orientation(image: np.ndarray, classifier: TileClassifier, tileset="english",
+                     location: BoardLocation | None = None) -> Orientation:
+    """``upright_turn`` of the board in ``image`` (located unless ``location`` is given)."""
+    from tilecam.vision.read import letters_of
+
+    location = location or locate_board(image)
+    crops = cut_cells(warp_board(image, location.corners))
+    refs = references_from_board(crops)
+    letters = letters_of(tileset)
+    probs = classifier.probabilities(crops, refs, letters)
+    return upright_turn(crops, refs, probs, classifier, letters)
 
 
 def values_bottom_right(crops: np.ndarray) -> np.ndarray:
@@ -93,13 +96,7 @@ def values_bottom_right(crops: np.ndarray) -> np.ndarray:
     return (ink[:, 0] >= VALUE_RATIO * ink[:, 1:].max(axis=1)) & (ink[:, 0] > 0.02 * dark.sum((1, 2)))
 
 
-def rotation_scores(image: np.ndarray, classifier: TileClassifier, tileset="english",
-                    location: BoardLocation | None = None) -> list[float]:
-    """Mean tile-class confidence on the tile squares for each of the four quarter turns (higher: more upright)."""
-    return list(find_orientation(image, classifier, tileset, location).scores)
-
-
 def best_rotation(image: np.ndarray, classifier: TileClassifier, tileset="english",
-                  location: BoardLocation | None = None, margin: float = 0.02) -> int:
+                  location: BoardLocation | None = None) -> int:
     """The quarter turns that bring row 1 to the top; 0 unless another turn is clearly better."""
-    return find_orientation(image, classifier, tileset, location, margin).rotation
+    return find_orientation(image, classifier, tileset, location).rotation

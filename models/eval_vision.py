@@ -1,15 +1,15 @@
 """``tilecam eval-vision`` / ``tilecam bench vision``: accuracy and speed of the whole read.
 
-Two data sets, neither trained on: held-out synthetic renders (``tilecam.models.synth``'s HELDOUT seeds and
-styles) and the real ScrabScrap photos (games 03–04 for evaluation; 01–02, which the shipped model was adapted on,
-reported apart). Corner error is against the renders' true corners, and against the corners derived from
-ScrabScrap's own calibration for the photos (approximate: a few pixels).
+The measure is real photos of boards: any folder of ``NAME.jpg`` + ``NAME.board.txt`` (``tilecam.vision.labelled``),
+each read as a single photo with no calibration (the reader tells the turn of the board itself; any of the four
+turns counts, never a mirror). Per folder: squares wrong, tiles wrong, false tiles on bare squares, boards fully
+right, boards the reader flagged as unsure, boards not found (every square of those counted wrong). Held-out
+renders (``tilecam.models.synth``) are a regression check beside them, never the target.
 """
 
 from __future__ import annotations
 
 import sys
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,8 +19,8 @@ import numpy as np
 from tilecam.engine.coords import square_name
 from tilecam.models.dataset import SHARED_BOARDS
 from tilecam.vision.classify import EMPTY, OCCLUDED, TileClassifier
-from tilecam.vision.locate import BoardNotFound, locate_board
-from tilecam.vision.orient import best_rotation
+from tilecam.vision.labelled import best_turn, labelled_photos, turned
+from tilecam.vision.locate import BoardNotFound
 from tilecam.vision.read import read_board
 
 
@@ -41,12 +41,28 @@ class Tally:
     empty_cells: int = 0
     empty_false_positives: int = 0
     unsure_touched: int = 0     # squares partly under the arm read as occluded (counted right)
+    unsure_boards: int = 0      # boards the reader flagged as unsure (any square read unsurely)
+    unsure_wrong: int = 0       # of the boards not fully right, those it flagged
     corner_errors: list[float] = field(default_factory=list)
     corner_squares: list[float] = field(default_factory=list)
     timings: list[dict[str, float]] = field(default_factory=list)
     truth_labels: list[str] = field(default_factory=list)
     read_labels: list[str] = field(default_factory=list)
     wrong_boards: list[str] = field(default_factory=list)     # "name: square truth→read, …" of each board not right
+
+    def add_not_found(self, truth: list[str], label: str) -> None:
+        """A board the reader could not find: every square counted wrong, and the board flagged (it said so)."""
+        board = np.array([list(row) for row in truth])
+        self.boards += 1
+        self.not_found += 1
+        self.unsure_boards += 1
+        self.unsure_wrong += 1
+        self.cells += board.size
+        self.cell_errors += board.size
+        self.empty_cells += int((board == EMPTY).sum())
+        self.tile_cells += int((board != EMPTY).sum())
+        self.tile_errors += int((board != EMPTY).sum())
+        self.wrong_boards.append(f"{label}: no board found")
 
     def add(self, truth: list[str], reading, true_corners: np.ndarray | None, skip: np.ndarray | None = None,
             any_corner_order: bool = False, timings: dict[str, float] | None = None,
@@ -73,6 +89,9 @@ class Tally:
         wrong = (counted != board) & scored
         self.cell_errors += int(wrong.sum())
         self.boards_correct += not wrong.any()
+        flagged = bool(getattr(reading, "is_unsure", False))
+        self.unsure_boards += flagged
+        self.unsure_wrong += flagged and bool(wrong.any())
         if wrong.any():
             self.wrong_boards.append(f"{label or self.boards}: " + ", ".join(
                 f"{square_name(r, c)} {board[r, c]}→{read[r, c]}" for r, c in np.argwhere(wrong)))
@@ -103,6 +122,7 @@ class Tally:
             "tile-cell error": f"{pct(self.tile_errors, self.tile_cells)} ({self.tile_errors}/{self.tile_cells})",
             "empty false +": f"{pct(self.empty_false_positives, self.empty_cells)} ({self.empty_false_positives})",
             "boards fully correct": f"{self.boards_correct}/{self.boards} ({pct(self.boards_correct, self.boards)})",
+            "boards flagged unsure (of them wrong)": f"{self.unsure_boards} ({self.unsure_wrong})",
             "no board found": str(self.not_found),
             "touched by the arm, read # (counted right)": str(self.unsure_touched),
             "corner error median / max": corner,
@@ -115,25 +135,22 @@ def _progress(done: int, total: int, what: str) -> None:
     print(f"\r  {what}: {done}/{total}", end="" if done < total else "\n", file=sys.stderr, flush=True)
 
 
-def evaluate_real(classifier: TileClassifier, root: Path, games, name: str) -> Tally:
-    from tilecam.models.dataset import label_of, real_photos, scrabscrap_grid_corners
-
-    truth_corners = scrabscrap_grid_corners()
-    cell = float(np.linalg.norm(truth_corners[1] - truth_corners[0]) / 15)
-    tally = Tally(name, cell)
-    photos = real_photos(root, games)
-    for i, (photo, rows) in enumerate(photos):
-        truth = ["".join(label_of(ch) for ch in row) for row in rows]
-        image = cv2.imread(str(photo))
+def evaluate_folder(classifier: TileClassifier, folder: Path, tileset=None, name: str | None = None) -> Tally:
+    """Every labelled photo of ``folder`` read as a single photo (the turn told by the reader), scored in the turn
+    of the reading that fits the label best. ``tileset`` None: every letter the model knows is allowed."""
+    tally = Tally(name or folder.name)
+    photos = labelled_photos(folder)
+    for i, photo in enumerate(photos):
+        image = cv2.imread(str(photo.photo))
+        label = f"{folder.name}/{photo.name}"
         try:
-            reading = read_board(image, classifier, tileset="german")
+            reading = read_board(image, classifier, tileset=tileset, rotation=None)
         except BoardNotFound:
-            tally.boards += 1
-            tally.not_found += 1
-            tally.wrong_boards.append(f"{photo.parent.name}/{photo.name}: no board found")
+            tally.add_not_found(list(photo.board), label)
             continue
-        tally.add(truth, reading, truth_corners, label=f"{photo.parent.name}/{photo.name}")
-        _progress(i + 1, len(photos), name)
+        truth = ["".join(row) for row in turned(photo.board, -best_turn(photo.board, reading.grid) % 4)]
+        tally.add(truth, reading, None, label=label)
+        _progress(i + 1, len(photos), tally.name)
     return tally
 
 
@@ -153,24 +170,12 @@ def evaluate_renders(classifier: TileClassifier, n: int, tileset: str = "english
         render = synth.render_board(grid, seed=int(seed), styles=synth.HELDOUT_STYLES, tileset=tileset)
         truth = [row.replace("#", ".") for row in render.grid]
         try:
-            # A single photo from an unknown angle: which edge is row 1 is told from the letters first.
-            t0 = time.perf_counter()
-            location = locate_board(render.image)
-            t1 = time.perf_counter()
-            rotation = best_rotation(render.image, classifier, tileset, location)
-            t2 = time.perf_counter()
-            reading = read_board(render.image, classifier, tileset=tileset, hint=location, rotation=rotation)
+            # A single photo from an unknown angle: which edge is row 1 is told from the letters by the reader.
+            reading = read_board(render.image, classifier, tileset=tileset, rotation=None)
         except BoardNotFound:
-            tally.boards += 1
-            tally.not_found += 1
-            tally.wrong_boards.append(f"{seed} {render.style}: no board found")
+            tally.add_not_found(truth, f"{seed} {render.style}")
             continue
-        # The read reuses the location just found (its localise time is only the hint check): count the real
-        # localisation in, and the orientation search as its own stage.
         timings = dict(reading.timings)
-        timings["localise"] += (t1 - t0) * 1000
-        timings["orient"] = (t2 - t1) * 1000
-        timings["total"] += (t2 - t0) * 1000
         truth, skip, touched = arm_in_the_turn_read(truth, np.asarray(render.occluded),
                                                     np.asarray(render.touched), reading.grid)
         tally.add(truth, reading, np.asarray(render.corners), skip=skip, any_corner_order=True, timings=timings,
@@ -244,39 +249,53 @@ def print_table(rows: list[dict[str, str]]) -> None:
         print(f"| {k} | " + " | ".join(r.get(k, "-") for r in rows) + " |")
 
 
-def run_evaluation(renders: int = 100, real_dir: Path | None = None, model: Path | None = None,
+def folder_and_tiles(given) -> tuple[Path, str | None]:
+    """``DIR`` or ``DIR=TILESET`` (the tile set the photos' game is played with, as a game's settings say it)."""
+    text = str(given)
+    if "=" in text:
+        folder, tiles = text.rsplit("=", 1)
+        return Path(folder), tiles
+    return Path(text), None
+
+
+def default_real_folders() -> list[Path]:
+    """The ScrabScrap games kept for evaluation, where ../shared is beside the checkout."""
+    return [Path(f"{SHARED_BOARDS / g}=german") for g in ("game03", "game04") if (SHARED_BOARDS / g).is_dir()]
+
+
+def run_evaluation(renders: int = 0, real_dirs: list[Path] | None = None, model: Path | None = None,
                    out_dir: Path = Path("out/eval-vision"), threads: int = 2, first_render: int = 0,
-                   empty: int = 0) -> int:
+                   empty: int = 0, tileset=None) -> int:
     classifier = TileClassifier.load(model, threads=threads)
     cv2.setNumThreads(threads)
     tallies: list[Tally] = []
-    real_dir = real_dir or SHARED_BOARDS
-    if real_dir.is_dir():
-        tallies.append(evaluate_real(classifier, real_dir, ("game03", "game04"), "real games 03-04"))
-        tallies.append(evaluate_real(classifier, real_dir, ("game01", "game02"), "real games 01-02 (adapted on)"))
-    else:
-        print(f"(no real photos at {real_dir}: skipped)", file=sys.stderr)
-    if renders or empty:
-        try:
-            if renders:
-                tallies.append(evaluate_renders(classifier, renders, first=first_render))
-            if empty:
-                tallies.append(evaluate_renders(classifier, empty, first=first_render, empty=True))
-        except ImportError as exc:
-            print(f"(held-out renders skipped: the renderer is not available: {exc})", file=sys.stderr)
+    for given in default_real_folders() if real_dirs is None else real_dirs:
+        folder, own_tiles = folder_and_tiles(given)
+        if not folder.is_dir():
+            print(f"(no folder {folder}: skipped)", file=sys.stderr)
+            continue
+        tallies.append(evaluate_folder(classifier, folder, own_tiles or tileset))
+    if renders:
+        tallies.append(evaluate_renders(classifier, renders, first=first_render))
+    if empty:
+        tallies.append(evaluate_renders(classifier, empty, first=first_render, empty=True))
     if not tallies:
         print("nothing to evaluate", file=sys.stderr)
         return 2
-    others = [o.path for o in classifier.others]
-    size = sum(f.stat().st_size for f in [classifier.path, *others]) / 1024
-    named = f" with {', '.join(f.name for f in others)} as second opinions" if others else ""
-    print(f"model {classifier.path}{named} ({size:.0f} KiB in all), onnxruntime threads {threads}")
+    size = classifier.path.stat().st_size / 1024
+    trained = classifier.spec.trained.get("sources", [])
+    print(f"model {classifier.path} ({size:.0f} KiB), onnxruntime threads {threads}")
+    if trained:
+        print(f"trained on: {', '.join(trained)}")
     print_table([t.row() for t in tallies])
     for t in tallies:
         if t.wrong_boards:
             print(f"{t.name}, boards not fully right (column-row square, truth→read):")
             print("".join(f"  {b}\n" for b in t.wrong_boards), end="")
-    for t in tallies:
-        slug = "".join(ch if ch.isalnum() else "-" for ch in t.name).strip("-")
-        print(f"confusion matrix: {confusion_png(t, classifier.classes, out_dir / f'confusion-{slug}.png')}")
+    try:
+        for t in tallies:
+            slug = "".join(ch if ch.isalnum() else "-" for ch in t.name).strip("-")
+            print(f"confusion matrix: {confusion_png(t, classifier.classes, out_dir / f'confusion-{slug}.png')}")
+    except ImportError:
+        print("(confusion matrices need matplotlib: pip install 'tilecam[dev]')", file=sys.stderr)
     return 0

@@ -1,0 +1,62 @@
+"""``tilecam calibrate``: a photo of the empty board becomes the board's profile (each square's bare look).
+
+    tilecam calibrate [PHOTO] [--source …] [--data-dir DIR] [--config FILE]
+
+With PHOTO, that photo; without, one frame from the camera the config names. The profile is written to the data
+folder (``board-profile.npz``); the reader of ``tilecam run`` judges tiles against it from then on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser("calibrate", help="record the empty board: each square's bare look, for the reader")
+    p.add_argument("photo", type=Path, nargs="?", help="a photo of the empty board (default: one camera frame)")
+    p.add_argument("--source", default=None, help="camera source when no photo is given (as tilecam run)")
+    p.add_argument("--config", type=Path, default=None)
+    p.add_argument("--data-dir", type=Path, default=None, help="where the profile goes (default: the config's)")
+    p.set_defaults(func=_calibrate)
+
+
+def _frame(args: argparse.Namespace, config):
+    import cv2
+
+    if args.photo is not None:
+        image = cv2.imread(str(args.photo)) if args.photo.is_file() else None
+        if image is None:
+            raise ValueError(f"cannot read an image from {args.photo}")
+        return image
+    from tilecam.firmware.sources import open_source_spec
+
+    source = open_source_spec(args.source or config.camera.source).source
+    source.open()
+    try:
+        return source.read().full()
+    finally:
+        source.close()
+
+
+def _calibrate(args: argparse.Namespace) -> int:
+    from tilecam.firmware.config import load_config
+    from tilecam.vision.locate import BoardNotFound
+    from tilecam.vision.profile import calibrate, save_profile
+
+    config = load_config(args.config)
+    from tilecam.core.store import default_path
+
+    folder = Path(args.data_dir or config.data_dir or default_path().parent)
+    try:
+        profile = calibrate(_frame(args, config))
+    except BoardNotFound as exc:
+        print(f"tilecam calibrate: no board found: {exc}", file=sys.stderr)
+        return 1
+    except (ValueError, OSError) as exc:
+        print(f"tilecam calibrate: {exc}", file=sys.stderr)
+        return 2
+    path = save_profile(profile, folder)
+    print(f"tilecam calibrate: the empty board's {len(profile.references)} squares recorded in {path}")
+    return 0

@@ -1,0 +1,124 @@
+"""The crops-only tile model the reader grew from, and the ONNX weight handling both share.
+
+``build_crops_model`` is the network of the earlier single-input model (m23, ``git show 542391e:models/tiles.onnx``);
+``init_from_onnx`` loads such a file into it, so ``reader_train --init`` can start from what it had learnt.
+``store_weights_half`` keeps the exported files small.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from tilecam.models.dataset import CLASSES
+
+WIDTHS = {"standard": (16, 32, 64, 96)}
+
+
+def build_crops_model(width: str = "standard"):
+    import torch.nn as nn
+
+    def block(cin, cout):
+        return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+
+    a, b, c, d = WIDTHS[width]
+    return nn.Sequential(
+        *block(3, a), nn.MaxPool2d(2),           # 40 -> 20
+        *block(a, b), nn.MaxPool2d(2),           # 20 -> 10
+        *block(b, c), nn.MaxPool2d(2),           # 10 -> 5
+        *block(c, d),
+        nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.1), nn.Linear(d, len(CLASSES)),
+    )
+
+
+def to_tensor(crops: np.ndarray):
+    """BGR uint8 crops (N, S, S, 3) → RGB float NCHW in 0..1."""
+    return to_bytes(crops).float() / 255.0
+
+
+def to_bytes(crops: np.ndarray):
+    """BGR uint8 crops (N, S, S, 3) → an RGB uint8 NCHW tensor (a quarter of the memory of floats)."""
+    import torch
+
+    return torch.from_numpy(np.ascontiguousarray(crops.transpose(0, 3, 1, 2)[:, ::-1]))
+
+
+def init_from_onnx(model, path: Path, sample: np.ndarray) -> None:
+    """Start ``model`` (``build_model``'s) from an exported one: its convolutions carry the batch norms folded in
+    (weight and bias); each batch norm is set to the statistics of its convolution's output over ``sample``
+    (crops) with a scale and shift that undo them, so the network computes what the file does, in training mode
+    nearly and in evaluation mode exactly, and training goes on from there."""
+    import onnx
+    import torch
+    import torch.nn as nn
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(path)).graph
+    values = {t.name: numpy_helper.to_array(t).copy() for t in graph.initializer}
+    for node in graph.node:     # weights stored as float16 (``store_weights_half``) are named by their cast
+        if node.op_type == "Cast" and node.input[0] in values:
+            values[node.output[0]] = values[node.input[0]].astype(np.float32)
+    convs = [n for n in graph.node if n.op_type == "Conv"]
+    gemm = next(n for n in graph.node if n.op_type == "Gemm")
+    layers = list(model)
+    torch_convs = [i for i, m in enumerate(layers) if isinstance(m, nn.Conv2d)]
+    if len(convs) != len(torch_convs):
+        raise ValueError(f"{path} has {len(convs)} convolutions, the network {len(torch_convs)}")
+    with torch.no_grad():
+        h = to_tensor(sample)
+        for i, layer in enumerate(layers):
+            if isinstance(layer, nn.Conv2d):
+                node = convs[torch_convs.index(i)]
+                layer.weight.copy_(torch.from_numpy(values[node.input[1]]))
+                bias = torch.from_numpy(values[node.input[2]])
+                z = layer(h)
+                mean, var = z.mean(dim=(0, 2, 3)), z.var(dim=(0, 2, 3), unbiased=False)
+                bn = layers[i + 1]
+                bn.running_mean.copy_(mean)
+                bn.running_var.copy_(var)
+                bn.weight.copy_(torch.sqrt(var + bn.eps))
+                bn.bias.copy_(mean + bias)
+                h = z
+            elif isinstance(layer, nn.BatchNorm2d):
+                h = layer.eval()(h)
+            elif isinstance(layer, nn.Linear):
+                layer.weight.copy_(torch.from_numpy(values[gemm.input[1]]))
+                layer.bias.copy_(torch.from_numpy(values[gemm.input[2]]))
+                h = layer(h)
+            else:
+                h = layer.eval()(h)
+
+
+WEIGHTS_NOTE = "float16 in the file, float32 in the graph (crops_model.store_weights_half)"   # tiles.json's "weights"
+
+
+def store_weights_half(onnx_path: Path) -> None:
+    """Rewrite the ONNX file with its float weights stored as float16, each cast back to float32 in the graph.
+
+    The file is half the size (several models ship together under the megabyte) and the model computes in float32
+    as before: onnxruntime folds the casts into constants when it loads the file, so reading costs the same. The
+    rounding moves a logit by a few thousandths at most."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    model = onnx.load(str(onnx_path))
+    graph = model.graph
+    kept, casts = [], []
+    for tensor in graph.initializer:
+        values = numpy_helper.to_array(tensor)
+        if values.dtype != np.float32 or values.size <= 16:   # scalars and shapes are not worth it
+            kept.append(tensor)
+            continue
+        half = numpy_helper.from_array(values.astype(np.float16), tensor.name + "_half")
+        kept.append(half)
+        casts.append(helper.make_node("Cast", [half.name], [tensor.name], to=TensorProto.FLOAT))
+    if not casts:
+        return
+    nodes = list(graph.node)
+    del graph.initializer[:], graph.node[:]
+    graph.initializer.extend(kept)
+    graph.node.extend(casts + nodes)
+    onnx.checker.check_model(model)
+    onnx.save(model, str(onnx_path))
+

@@ -1,0 +1,349 @@
+"""Train the tile reader: one model that reads a square's crop beside its board's reference crop.
+
+    python -m tilecam.models.reader_train --out models/ --boards 1500 --epochs 6 --real-photos DIR … \
+        --tile-crops DIR … --seed 1
+
+CPU only (two threads, as here); ``--device cuda`` where a GPU is lent. The model has two inputs (``crops`` and
+``references``, see ``tilecam.vision.context``) and two outputs: ``logits`` and an ``embedding`` (the features
+before the last layer, which the reader adapts to a user's board with). After training, a temperature and the bare square's prior
+are fitted on held-back real boards (``--calibrate-on``, boards never trained on) so that the probabilities mean
+what they say; the reader applies both in one place (``TileClassifier.probabilities``).
+``--hold-out NAME`` leaves a real folder out of training entirely (the board-disjoint figure of record).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import json
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+from tilecam.models.dataset import CLASSES
+from tilecam.models.reader_data import (EMPTY, MIN_LABEL_FIT, Examples, describe, label_turn, located_boards,
+                                        real_examples, synthetic_examples, tile_crop_examples, upright_turn)
+from tilecam.vision.warp import CROP_PX
+
+#: Channels of the four blocks, as the crops-only model it grew from (``--init``): about 5.7 M multiply-adds a
+#: square.
+WIDTHS = (16, 32, 64, 96)
+#: Each class is drawn at least this share of its letters' mean in a batch (rare letters seen often enough) …
+RARE_FLOOR = 0.5
+#: … and bare squares at most this share of all draws: they are most of a board but the easiest to learn.
+EMPTY_CAP = 0.3
+#: Of each real folder trained on, every this-many-th board is held back to fit the calibration on (boards of every
+#: design, never trained on: a temperature fitted on one board's photos fits that board).
+CALIBRATION_EVERY = 6
+
+
+def build_model():
+    import torch
+    import torch.nn as nn
+
+    def block(cin, cout):
+        return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+
+    a, b, c, d = WIDTHS
+
+    class Reader(nn.Module):
+        """Crop and reference side by side as six channels; features → embedding → logits."""
+
+        def __init__(self):
+            super().__init__()
+            self.features = nn.Sequential(
+                *block(6, a), nn.MaxPool2d(2),        # 40 -> 20
+                *block(a, b), nn.MaxPool2d(2),        # 20 -> 10
+                *block(b, c), nn.MaxPool2d(2),        # 10 -> 5
+                *block(c, d), nn.AdaptiveAvgPool2d(1), nn.Flatten())
+            self.head = nn.Sequential(nn.Dropout(0.1), nn.Linear(d, len(CLASSES)))
+
+        def forward(self, crops, references):
+            embedding = self.features(torch.cat([crops, references], dim=1))
+            return self.head(embedding), embedding
+
+    return Reader()
+
+
+def init_from_crops_model(model, path: Path, sample: np.ndarray) -> None:
+    """Start the reader from a model of crops alone (``crops_model``'s, same widths): its layers as they
+    are, the reference's input channels at zero, so the reader starts out reading as that model did and learns
+    from there what the reference adds."""
+    import torch
+
+    from tilecam.models.crops_model import build_crops_model, init_from_onnx
+
+    old = build_crops_model("standard")
+    init_from_onnx(old, path, sample)
+    mine = [m for m in list(model.features) + list(model.head) if any(True for _ in m.parameters(recurse=False))
+            or isinstance(m, torch.nn.BatchNorm2d)]
+    theirs = [m for m in old if any(True for _ in m.parameters(recurse=False)) or isinstance(m, torch.nn.BatchNorm2d)]
+    with torch.no_grad():
+        for a, b in zip(mine, theirs):
+            if isinstance(a, torch.nn.Conv2d) and a.weight.shape[1] != b.weight.shape[1]:
+                a.weight.zero_()
+                a.weight[:, :b.weight.shape[1]] = b.weight
+            else:
+                a.load_state_dict(b.state_dict())
+
+
+def to_float(crops: np.ndarray):
+    """BGR uint8 (N, S, S, 3) → RGB float NCHW 0..1 tensor."""
+    import torch
+
+    return torch.from_numpy(np.ascontiguousarray(crops.transpose(0, 3, 1, 2)[:, ::-1])).float() / 255.0
+
+
+def augment(x, r, g):
+    """The same light for a crop and its reference (brightness, contrast, colour cast, channel order, negative,
+    grey), a little of it apart (the reference comes from elsewhere on the board), then blur, noise and a shift
+    of the crop alone. Float NCHW 0..1, draws from the torch generator ``g``."""
+    import torch
+    import torch.nn.functional as F
+
+    n = x.shape[0]
+
+    def rand(*shape):
+        return torch.rand(*shape, generator=g)
+
+    both = torch.cat([x, r], 0)
+    gain = (1 + 0.5 * (rand(n, 1, 1, 1) - 0.5)).repeat(2, 1, 1, 1)
+    cast = (1 + 0.25 * (rand(n, 3, 1, 1) - 0.5)).repeat(2, 1, 1, 1)
+    apart = 1 + 0.08 * (rand(2 * n, 1, 1, 1) - 0.5)
+    contrast = (1 + 0.5 * (rand(n, 1, 1, 1) - 0.5)).repeat(2, 1, 1, 1)
+    mean = both.mean(dim=(1, 2, 3), keepdim=True)
+    both = ((both - mean) * contrast + mean) * gain * cast * apart
+    x, r = both[:n], both[n:]
+    # Board and tile colours the renders lack: channels reordered (a yellow board turned teal, ivory tiles pink),
+    # the negative (light letters on dark tiles), grey — always to crop and reference alike.
+    perm = torch.randperm(3, generator=g)
+    pick = (rand(n, 1, 1, 1) < 0.3).float()
+    x, r = pick * x[:, perm] + (1 - pick) * x, pick * r[:, perm] + (1 - pick) * r
+    neg = (rand(n, 1, 1, 1) < 0.15).float()
+    x, r = neg * (1 - x) + (1 - neg) * x, neg * (1 - r) + (1 - neg) * r
+    grey = (rand(n, 1, 1, 1) < 0.1).float()
+    x = grey * x.mean(1, keepdim=True).expand_as(x) + (1 - grey) * x
+    r = grey * r.mean(1, keepdim=True).expand_as(r) + (1 - grey) * r
+    # Out of focus or far away: a blur on a third of the crops, the reference blurred alike (same camera).
+    sigma = 0.5 + 1.0 * rand(1)
+    t = torch.arange(-2, 3, dtype=torch.float32)
+    k1 = torch.exp(-t ** 2 / (2 * sigma ** 2))
+    kernel = (k1[:, None] * k1[None, :] / k1.sum() ** 2).expand(3, 1, 5, 5)
+    blur = torch.nonzero(rand(n) < 0.33).flatten()
+    if len(blur):
+        pair = torch.cat([x[blur], r[blur]], 0)
+        pair = F.conv2d(F.pad(pair, (2, 2, 2, 2), mode="replicate"), kernel, groups=3)
+        x[blur], r[blur] = pair[:len(blur)], pair[len(blur):]
+    # A tile off its square's middle, or a grid found a pixel or two off: the crop moved, the batch at once.
+    dx, dy = torch.randint(-3, 4, (2,), generator=g).tolist()
+    x = F.pad(x, (3, 3, 3, 3), mode="replicate")[:, :, 3 + dy:3 + dy + x.shape[2], 3 + dx:3 + dx + x.shape[3]]
+    x = x + 0.03 * rand(1) * torch.randn(x.shape, generator=g)
+    return x.clamp(0, 1), r.clamp(0, 1)
+
+
+def draw_weights(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per-example draw weights and the class shares they give: rare letters raised to ``RARE_FLOOR`` of the
+    letters' mean count, bare squares capped at ``EMPTY_CAP`` of the draws."""
+    counts = np.bincount(y, minlength=len(CLASSES)).astype(np.float64)
+    target = counts.copy()
+    letters = np.array([len(c) == 1 and c.isalpha() for c in CLASSES]) & (counts > 0)
+    target[letters] = np.maximum(counts[letters], RARE_FLOOR * counts[letters].mean())
+    others = target.sum() - target[EMPTY]
+    target[EMPTY] = min(target[EMPTY], EMPTY_CAP / (1 - EMPTY_CAP) * others)
+    per_class = np.divide(target, counts, out=np.zeros_like(target), where=counts > 0)
+    w = per_class[y]
+    return w / w.sum(), target / target.sum()
+
+
+def train(data: Examples, epochs: float, seed: int, lr: float = 3e-3, batch: int = 256, device: str = "cpu",
+          init: Path | None = None):
+    """Train ``build_model()`` for ``epochs`` passes (cosine decay), progress printed; the model on the CPU."""
+    import torch
+    import torch.nn as nn
+
+    torch.manual_seed(seed)
+    torch.set_num_threads(2)
+    g = torch.Generator().manual_seed(seed)
+    model = build_model()
+    if init is not None:
+        sample = np.random.default_rng(seed).choice(len(data), min(4096, len(data)), replace=False)
+        init_from_crops_model(model, init, data.x[np.sort(sample)])
+    model = model.to(device)
+    weights, _ = draw_weights(data.y)
+    steps = max(1, int(epochs * len(data) / batch))
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
+    loss_fn = nn.CrossEntropyLoss()
+    rng = np.random.default_rng(seed)
+    start, seen, loss_sum, correct = time.monotonic(), 0, 0.0, 0
+    model.train()
+    for step in range(steps):
+        idx = rng.choice(len(data), batch, p=weights)
+        xb, rb = augment(to_float(data.x[idx]), to_float(data.ref[idx]), g)
+        yb = torch.from_numpy(data.y[idx])
+        out, _ = model(xb.to(device), rb.to(device))
+        loss = loss_fn(out, yb.to(device))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        seen += batch
+        loss_sum += float(loss.detach()) * batch
+        correct += int((out.argmax(1).cpu() == yb).sum())
+        if (step + 1) % 200 == 0 or step + 1 == steps:
+            rate = seen / (time.monotonic() - start)
+            left = (steps - step - 1) * batch / rate / 60
+            print(f"  step {step + 1}/{steps}: loss {loss_sum / seen:.4f}, train acc {correct / seen:.4%}, "
+                  f"{rate:.0f} crops/s, {left:.1f} min left", flush=True)
+    return model.cpu().eval()
+
+
+def logits_of(model, x: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    import torch
+
+    model.eval()
+    with torch.no_grad():
+        return torch.cat([model(to_float(x[i:i + 1024]), to_float(ref[i:i + 1024]))[0]
+                          for i in range(0, len(x), 1024)]).numpy()
+
+
+def fit_calibration(logits: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    """The temperature ``T`` and the bare square's log-odds shift ``b`` that make softmax(logits / T + b·[bare])
+    most likely on held-back real boards: how sure the model should be, and how often a square of a real board is
+    bare against how often training drew one (the class priors, taken out in this one place)."""
+    def nll(t: float, b: float) -> float:
+        z = logits / t
+        z[:, EMPTY] += b
+        z = z - z.max(axis=1, keepdims=True)
+        return float(-(z[np.arange(len(y)), y] - np.log(np.exp(z).sum(axis=1))).mean())
+
+    temperatures = np.exp(np.linspace(np.log(0.3), np.log(5.0), 40))
+    shifts = np.linspace(-3.0, 3.0, 25)
+    t, b = min(((t, b) for t in temperatures for b in shifts), key=lambda tb: nll(*tb))
+    return float(t), float(b)
+
+
+def export(model, out_dir: Path, info: dict, temperature: float, log_prior_shift: np.ndarray,
+           name: str = "tiles") -> Path:
+    """``NAME.onnx`` (inputs crops and references, outputs logits and embedding) and ``NAME.json``."""
+    import torch
+
+    from tilecam.models.crops_model import WEIGHTS_NOTE, store_weights_half
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / f"{name}.onnx"
+    dummy = torch.zeros(1, 3, CROP_PX, CROP_PX)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        torch.onnx.export(model, (dummy, dummy), str(path), input_names=["crops", "references"],
+                          output_names=["logits", "embedding"], opset_version=17, dynamo=False,
+                          dynamic_axes={"crops": {0: "n"}, "references": {0: "n"}, "logits": {0: "n"},
+                                        "embedding": {0: "n"}})
+    store_weights_half(path)
+    spec = {
+        "classes": list(CLASSES),
+        "input": {"name": "crops", "reference": "references", "size": CROP_PX, "layout": "NCHW", "color": "RGB",
+                  "scale": 1 / 255, "mean": [0.0, 0.0, 0.0], "std": [1.0, 1.0, 1.0]},
+        "output": {"name": "logits", "kind": "logits", "embedding": "embedding"},
+        "calibration": {"temperature": round(temperature, 4),
+                        "log_prior_shift": [round(float(v), 4) for v in log_prior_shift]},
+        "preprocessing": "tilecam.vision.warp.warp_board + cut_cells; references from tilecam.vision.context; "
+                         "BGR->RGB, /255, NCHW",
+        "trained": info,
+        "weights": WEIGHTS_NOTE,
+    }
+    path.with_suffix(".json").write_text(json.dumps(spec, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m tilecam.models.reader_train", description=__doc__.split("\n")[0])
+    p.add_argument("--out", type=Path, required=True, help="folder for tiles.onnx + tiles.json")
+    p.add_argument("--name", default="tiles")
+    p.add_argument("--boards", type=int, default=1500, help="synthetic training boards")
+    p.add_argument("--epochs", type=float, default=6.0)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--real-photos", type=Path, nargs="*", default=[], help="folders of NAME.jpg + NAME.board.txt")
+    p.add_argument("--hold-out", nargs="*", default=[], help="names of --real-photos folders never trained on")
+    p.add_argument("--calibrate-on", nargs="*", default=[],
+                   help="names of --real-photos folders used only to fit the temperature (never trained on)")
+    p.add_argument("--tile-crops", type=Path, nargs="*", default=[], help="folders of LETTER/*.png tile crops")
+    p.add_argument("--cache", type=Path, default=Path("out/reader-cache"), help="located boards and renders")
+    p.add_argument("--init", type=Path, default=None, help="start from this crops-only model (.onnx)")
+    p.add_argument("--lr", type=float, default=3e-3)
+    p.add_argument("--synthetic-share", type=float, default=1.0,
+                   help="share of the rendered examples drawn into training (the real ones all are)")
+    p.add_argument("--upright-with", type=Path, default=None,
+                   help="model that stands the real boards' letters up (default: the shipped one)")
+    args = p.parse_args(argv)
+    from tilecam.vision.classify import TileClassifier
+
+    args.cache.mkdir(parents=True, exist_ok=True)
+    synth_cache = args.cache / f"synthetic-{args.boards}-{args.seed}.npz"
+    if synth_cache.exists():
+        with np.load(synth_cache) as d:
+            synthetic = Examples(d["x"], d["ref"], d["y"], d["board"])
+    else:
+        print(f"rendering {args.boards} synthetic boards …", flush=True)
+        synthetic = synthetic_examples(args.boards, args.seed)
+        np.savez(synth_cache, x=synthetic.x, ref=synthetic.ref, y=synthetic.y, board=synthetic.board)
+    upright = TileClassifier.load(args.upright_with)
+    bare = synthetic.ref[synthetic.y == EMPTY]
+    if args.synthetic_share < 1:
+        keep = np.random.default_rng(args.seed).random(len(synthetic)) < args.synthetic_share
+        synthetic = synthetic.take(np.flatnonzero(keep))
+    train_parts, calib_parts, used = [synthetic], [], [f"synthetic:{len(synthetic)}"]
+    board_no = 100_000
+    for folder in args.real_photos:
+        if folder.name in args.hold_out:
+            print(f"{folder.name}: held out, never trained on", flush=True)
+            continue
+        names, crops, labels = located_boards(folder, args.cache / f"located-{folder.name}.npz")
+        boards = []
+        for name, c, y in zip(names, crops, labels):
+            k, fit = label_turn(c, y)
+            if fit < MIN_LABEL_FIT:
+                print(f"  {folder.name}/{name}: the grid found does not fit the label ({fit:.2f}): left out",
+                      flush=True)
+                continue
+            y = np.rot90(y.reshape(15, 15), k).reshape(-1)
+            boards.append((c, y, upright_turn(c, y, upright.probabilities)))
+        if folder.name in args.calibrate_on:
+            held, kept = boards, []
+        else:       # every CALIBRATION_EVERY-th board of each folder is held back to calibrate on, never trained on
+            held = boards[CALIBRATION_EVERY - 1::CALIBRATION_EVERY]
+            kept = [b for i, b in enumerate(boards) if i % CALIBRATION_EVERY != CALIBRATION_EVERY - 1]
+        for part, kind in ((kept, "train"), (held, "calibration")):
+            if part:
+                (train_parts if kind == "train" else calib_parts).append(real_examples(part, board_no))
+                board_no += len(part)
+                used.append(f"{kind}:{folder.name}:{len(part)}")
+        print(f"{folder.name}: {len(names)} boards", flush=True)
+    rng = np.random.default_rng(args.seed)
+    for folder in args.tile_crops:
+        crops = tile_crop_examples(folder, bare, rng, board_no)
+        board_no += 1
+        train_parts.append(crops)
+        used.append(f"tiles:{folder.name}:{len(crops)}")
+    data = Examples.concat(train_parts)
+    print(f"training on {len(data)} examples: {describe(data)}", flush=True)
+    model = train(data, args.epochs, args.seed, lr=args.lr, init=args.init)
+    temperature, bare_shift = 1.0, 0.0
+    if calib_parts:
+        held = Examples.concat(calib_parts)
+        temperature, bare_shift = fit_calibration(logits_of(model, held.x, held.ref), held.y)
+    shift = np.zeros(len(CLASSES))
+    shift[EMPTY] = bare_shift
+    info = {"seed": args.seed, "boards": args.boards, "epochs": args.epochs, "sources": used, "lr": args.lr,
+            "init": str(args.init) if args.init else None,
+            "held_out": list(args.hold_out), "date": _dt.date.today().isoformat()}
+    path = export(model, args.out, info, temperature, shift, args.name)
+    print(f"temperature {temperature:.3f}, bare-square shift {bare_shift:+.2f}; wrote {path}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,118 @@
+"""Training the tile reader: its examples, its draw, its calibration, and a model onnxruntime runs."""
+
+from __future__ import annotations
+
+import json
+import warnings
+
+import cv2
+import numpy as np
+import pytest
+
+from tilecam.models.dataset import CLASS_INDEX, CLASSES
+from tilecam.models.reader_data import MIN_LABEL_FIT, Examples, label_turn, tile_crop_examples
+from tilecam.models.reader_train import (EMPTY_CAP, RARE_FLOOR, build_model, draw_weights, export,
+                                         fit_calibration, init_from_crops_model, logits_of, train)
+from tilecam.vision.classify import TileClassifier
+from tilecam.vision.context import kind_of_square
+from tilecam.vision.warp import CROP_PX
+
+torch = pytest.importorskip("torch")      # the [train] extra; the runtime never needs it
+
+
+def test_rare_letters_are_drawn_more_and_bare_squares_at_most_their_cap():
+    y = np.array([CLASS_INDEX["."]] * 9000 + [CLASS_INDEX["E"]] * 900 + [CLASS_INDEX["A"]] * 500
+                 + [CLASS_INDEX["Q"]] * 10)
+    w, shares = draw_weights(y)
+    assert abs(w.sum() - 1) < 1e-9
+    assert shares[CLASS_INDEX["."]] == pytest.approx(EMPTY_CAP, abs=1e-6)
+    letters_mean = (900 + 500 + 10) / 3
+    assert shares[CLASS_INDEX["Q"]] / shares[CLASS_INDEX["A"]] == pytest.approx(RARE_FLOOR * letters_mean / 500)
+
+
+def test_the_calibration_finds_the_temperature_and_the_bare_prior_that_made_the_labels():
+    rng = np.random.default_rng(0)
+    logits = rng.normal(0, 3, (6000, 5))
+    z = logits / 2.0
+    z[:, 0] += 1.0
+    p = np.exp(z - z.max(axis=1, keepdims=True))
+    p /= p.sum(axis=1, keepdims=True)
+    y = np.array([rng.choice(5, p=row) for row in p])
+    t, b = fit_calibration(logits, y)
+    assert t == pytest.approx(2.0, rel=0.15) and b == pytest.approx(1.0, abs=0.3)
+
+
+def _board_with_tiles(rng, tiles):
+    """Flat bare squares by premium kind, and light tiles with a dark letter on ``tiles``."""
+    kinds = kind_of_square(15)
+    crops = np.empty((225, CROP_PX, CROP_PX, 3), np.uint8)
+    for i, k in enumerate(kinds):
+        crops[i] = (40 + 25 * int(k), 120, 90)
+    crops += rng.integers(0, 6, crops.shape, dtype=np.uint8)
+    for i in tiles:
+        crops[i] = (220, 225, 230)
+        crops[i, 12:28, 15:25] = 30
+    return crops
+
+
+def test_a_label_is_laid_on_the_grid_in_the_turn_that_fits_and_a_grid_that_fits_no_turn_is_told():
+    rng = np.random.default_rng(1)
+    label = np.full((15, 15), CLASS_INDEX["."])
+    label[7, 3:9] = CLASS_INDEX["W"]
+    label[2:7, 8] = CLASS_INDEX["O"]
+    crops = _board_with_tiles(rng, np.flatnonzero(label.reshape(-1) != CLASS_INDEX["."]))
+    for k in range(4):
+        turned_back = np.rot90(label, -k).reshape(-1)       # the label as a photo turned k times would give it
+        found, fit = label_turn(crops, turned_back)
+        assert found == k and fit > 0.95
+    elsewhere = _board_with_tiles(rng, rng.choice(225, 11, replace=False))
+    assert label_turn(elsewhere, label.reshape(-1))[1] < MIN_LABEL_FIT
+
+
+def test_tile_crops_of_letters_and_blanks_are_taken_and_rack_crops_and_noise_are_not(tmp_path):
+    for name, shape in (("A", (60, 60)), ("BLANK", (60, 60)), ("NOISE", (60, 60)), ("B", (46, 30))):
+        (tmp_path / name).mkdir()
+        cv2.imwrite(str(tmp_path / name / "x.png"), np.full(shape + (3,), 200, np.uint8))
+    bare = np.zeros((5, CROP_PX, CROP_PX, 3), np.uint8)
+    ex = tile_crop_examples(tmp_path, bare, np.random.default_rng(0))
+    assert sorted(CLASSES[i] for i in ex.y) == ["?", "A"]
+    assert ex.x.shape == (2, CROP_PX, CROP_PX, 3) and ex.ref.shape == ex.x.shape
+
+
+def test_a_short_run_exports_a_calibrated_model_of_crops_and_references_that_onnxruntime_reads(tmp_path):
+    rng = np.random.default_rng(2)
+    x = rng.integers(0, 256, (64, CROP_PX, CROP_PX, 3), dtype=np.uint8)
+    data = Examples(x, x[::-1].copy(), rng.integers(0, len(CLASSES), 64), np.zeros(64, np.int32))
+    model = train(data, epochs=8, seed=0, batch=32)
+    shift = np.zeros(len(CLASSES))
+    shift[0] = 0.5
+    path = export(model, tmp_path, {"seed": 0}, temperature=1.7, log_prior_shift=shift)
+    reader = TileClassifier.load(path, threads=1)
+    spec = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
+    assert spec["calibration"]["temperature"] == 1.7 and reader.uses_references
+    logits, embedding = reader.run(x[:5], x[:5])
+    np.testing.assert_allclose(logits, logits_of(model, x[:5], x[:5]), atol=0.05)     # weights stored half
+    assert embedding.shape == (5, 96)
+    z = logits / 1.7 + shift
+    expected = np.exp(z - z.max(axis=1, keepdims=True))
+    np.testing.assert_allclose(reader.probabilities(x[:5], x[:5]), expected / expected.sum(axis=1, keepdims=True),
+                               atol=1e-5)
+
+
+def test_the_reader_starts_out_reading_as_the_crops_model_it_grows_from(tmp_path):
+    from tilecam.models.crops_model import build_crops_model
+
+    old = build_crops_model().eval()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        torch.onnx.export(old, torch.zeros(1, 3, CROP_PX, CROP_PX), str(tmp_path / "old.onnx"),
+                          input_names=["crops"], output_names=["logits"], opset_version=17, dynamo=False,
+                          dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}})
+    x = np.random.default_rng(3).integers(0, 256, (16, CROP_PX, CROP_PX, 3), dtype=np.uint8)
+    reader = build_model()
+    init_from_crops_model(reader, tmp_path / "old.onnx", x)
+    with torch.no_grad():
+        from tilecam.models.reader_train import to_float
+
+        expected = old(to_float(x)).numpy()
+    np.testing.assert_allclose(logits_of(reader, x, x[::-1]), expected, atol=1e-3)
