@@ -34,7 +34,9 @@ from tilecam.core.calibration_files import write_calibration
 
 log = logging.getLogger(__name__)
 
-LOW_CONFIDENCE = 0.5          # a square read below this is shown as unsure on the page
+#: A square read below this is shown as unsure on the page: the reader's own bar (``vision.read.UNSURE_BELOW``),
+#: under which about one calibrated reading in five is wrong.
+LOW_CONFIDENCE = 0.8
 
 
 # ----------------------------------------------------------------------------------------------- taps
@@ -191,8 +193,13 @@ class CalibrationView:
                 return None
         conf = np.asarray(confidence, dtype=float)
         low = [[int(r), int(c)] for r, c in zip(*np.nonzero(conf < LOW_CONFIDENCE))]
+        # the reader's own verdict on the whole board (its calibrated probabilities expect a square wrong or more)
+        unsure = getattr(raw, "is_unsure", None)
+        expected = getattr(raw, "expected_wrong", None)
         return {"grid": [str(row) for row in grid], "confidence": np.round(conf, 2).tolist(), "low": low,
-                "low_below": LOW_CONFIDENCE, "age_s": round(now - (self._raw_t or now), 1)}
+                "low_below": LOW_CONFIDENCE, "age_s": round(now - (self._raw_t or now), 1),
+                "unsure": None if unsure is None else bool(unsure),
+                "expected_wrong": None if expected is None else round(float(expected), 2)}
 
     def _status(self, status: dict[str, Any], tracker_status: str, now: float) -> dict[str, Any]:
         frames = int(status.get("frames", 0) or 0)

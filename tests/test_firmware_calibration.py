@@ -43,6 +43,8 @@ def test_the_demo_run_writes_a_calibration_picture_with_the_grid_and_the_reading
     assert len(reading["grid"]) == 15 and all(len(row) == 15 for row in reading["grid"])
     assert np.array(reading["confidence"]).shape == (15, 15)
     assert all(reading["confidence"][r][c] < reading["low_below"] for r, c in reading["low"])
+    # the reader's verdict on the whole board: unsure exactly when its probabilities expect a square wrong or more
+    assert reading["unsure"] == (reading["expected_wrong"] >= 0.5)
     status = info["status"]
     assert status["source"] == "demo" and status["state"] and "demo" in status["line"]
     # The grid was drawn: yellow lines over the picture (the demo drawing has no pure yellow of its own).

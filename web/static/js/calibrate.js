@@ -21,6 +21,9 @@
       shown = info.image_url;
     }
     const rd = info.reading;
+    $("calib-verdict").textContent = !rd || rd.unsure == null ? "" : (rd.unsure
+      ? "the reader is unsure of this board: about " + rd.expected_wrong + " squares may be wrong — check the light, the focus and the grid"
+      : "the reader is sure of this board");
     cells.forEach((td, i) => {
       const r = Math.floor(i / 15), c = i % 15;
       const conf = rd ? rd.confidence[r][c] : 1;
