@@ -9,10 +9,13 @@ from pathlib import Path
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    from tilecam.engine.variants import tilesets
+
     p = subparsers.add_parser("read", help="read the board in a photo: 15 rows, or JSON with confidences")
     p.add_argument("image", type=Path)
     p.add_argument("--json", action="store_true", help="grid, per-square label and confidence, grid corners")
-    p.add_argument("--tiles", choices=("english", "german"), default="english", help="tile set (default english)")
+    p.add_argument("--tiles", choices=[t.name for t in tilesets()], default="english",
+                   help="tile set (default english)")
     p.add_argument("--model", type=Path, help="tile model (.onnx with its .json beside it); default the shipped one")
     p.add_argument("--rotation", type=int, default=None,
                    help="quarter turns that bring row 1 to the top (default: told from the letters)")
@@ -23,7 +26,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     e.add_argument("--real", nargs="+", default=None, metavar="DIR[=TILESET]",
                    help="folders of NAME.jpg + NAME.board.txt, one table column each, each with the tile set its "
                         "game is played with if known (default: ScrabScrap games 03-04 in ../shared, german)")
-    e.add_argument("--tiles", default=None, help="tile set to read with (default: every letter the model knows)")
+    e.add_argument("--tiles", default="english",
+                   help="tile set of folders given without one (default english, as a new game's)")
     e.add_argument("--renders", type=int, default=0, help="also held-out synthetic boards (a regression check)")
     e.add_argument("--first-render", type=int, default=0,
                    help="start at this held-out seed's index (0: the benchmark's; another range is fresh data)")

@@ -265,7 +265,7 @@ def default_real_folders() -> list[Path]:
 
 def run_evaluation(renders: int = 0, real_dirs: list[Path] | None = None, model: Path | None = None,
                    out_dir: Path = Path("out/eval-vision"), threads: int = 2, first_render: int = 0,
-                   empty: int = 0, tileset=None) -> int:
+                   empty: int = 0, tileset="english") -> int:
     classifier = TileClassifier.load(model, threads=threads)
     cv2.setNumThreads(threads)
     tallies: list[Tally] = []
