@@ -449,6 +449,21 @@ def _read_bonus_notes(game: GcgGame) -> None:
         game.events[i] = Event(kind, ev.player, ev.score, ev.total, word=name, count=count, note=rest)
 
 
+def _rack_field(middle: list[str], fields_with_rack: int, line_no: int) -> str:
+    """The rack of an event line's fields before the score, when there are ``fields_with_rack`` of them ("" when
+    one fewer: no rack field; ``UNSEEN_RACK`` is read as no rack)."""
+    if len(middle) > fields_with_rack:
+        raise GcgSyntaxError(line_no, f"too many fields before the score: {' '.join(middle)!r}")
+    if len(middle) < fields_with_rack:
+        return ""
+    rack = middle[0]
+    if rack == UNSEEN_RACK:
+        return ""
+    if not _is_letters(rack):
+        raise GcgSyntaxError(line_no, f"rack {rack!r} holds characters that are not tiles")
+    return rack
+
+
 def _read_event(line: str, line_no: int, nick_index: dict[str, int], lettered_rows: bool) -> Event:
     nick, colon, rest = line[1:].partition(":")
     nick = nick.strip()
@@ -467,21 +482,9 @@ def _read_event(line: str, line_no: int, nick_index: dict[str, int], lettered_ro
         raise GcgSyntaxError(line_no, f"cumulative total {total_tok!r} is not a number")
     points, total = int(score_tok), int(total_tok)
 
-    def rack_of(expected_len: int) -> str:
-        if len(middle) > expected_len:
-            raise GcgSyntaxError(line_no, f"too many fields before the score: {' '.join(middle)!r}")
-        if len(middle) == expected_len:
-            rack = middle[0]
-            if rack == UNSEEN_RACK:
-                return ""
-            if not _is_letters(rack):
-                raise GcgSyntaxError(line_no, f"rack {rack!r} holds characters that are not tiles")
-            return rack
-        return ""
-
     if len(middle) >= 2 and _COORD.match(middle[-2]):
         coord, word = middle[-2], middle[-1]
-        rack = rack_of(3)
+        rack = _rack_field(middle, 3, line_no)
         if not _is_letters(word, extra="."):
             raise GcgSyntaxError(line_no, f"word {word!r} holds characters that are not tiles or '.'")
         try:
@@ -507,7 +510,7 @@ def _read_event(line: str, line_no: int, nick_index: dict[str, int], lettered_ro
     else:
         raise GcgSyntaxError(line_no, f"cannot read the move {' '.join(middle)!r} (expected a coordinate and a "
                                       "word, -, --, -TILES, (challenge), (time) or (TILES))")
-    rack = rack_of(2)
+    rack = _rack_field(middle, 2, line_no)
     if kind == "end_rack" and (points < 0 or (rack and rack == extra["letters"])):
         kind = "end_penalty"
     return Event(kind, player, points, total, rack, **extra)

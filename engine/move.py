@@ -63,7 +63,7 @@ class Placement:
 
     @property
     def tile_count(self) -> int:
-        return len([t for t in self.tiles if t is not None])
+        return len(self.tiles) - self.tiles.count(None)
 
     def rack_letters(self) -> str:
         """The tiles taken from the rack, blanks as ``"?"`` (``"CRAA?ED"`` for ``CRAAlED``)."""
@@ -90,10 +90,16 @@ class Placement:
             raise IllegalPlacement(f"{coord}: empty word")
         size = board.size if board is not None else 0
         cells = board.cells if board is not None else ()
+        last = len(word) - 1
+        inside = row + (0 if across else last) < size and col + (last if across else 0) < size  # all on the board
+        start, step = row * size + col, 1 if across else size  # the squares in the flat list
         tiles: list[Tile | None] = []
         for i, ch in enumerate(word):
-            r, c = (row, col + i) if across else (row + i, col)
-            on_board = cells[r * size + c] if 0 <= r < size and 0 <= c < size else None
+            if inside:
+                on_board = cells[start + i * step]
+            else:
+                r, c = (row, col + i) if across else (row + i, col)
+                on_board = cells[r * size + c] if 0 <= r < size and 0 <= c < size else None
             if ch == PLAYED_THROUGH:
                 tiles.append(None)
                 continue

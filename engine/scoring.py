@@ -102,17 +102,23 @@ def _multipliers(layout: Layout) -> tuple[tuple[int, ...], tuple[int, ...]]:
 def score_word(board: Board, word: FormedWord, values: dict[str, int]) -> WordScore:
     """Score one formed word with the premiums under its new tiles."""
     letter_mults, word_mults = _multipliers(board.layout)
-    size = board.size
+    return _score_word(word, values, letter_mults, word_mults, board.size)
+
+
+def _score_word(word: FormedWord, values: dict[str, int], letter_mults: tuple[int, ...],
+                word_mults: tuple[int, ...], size: int) -> WordScore:
     index, step = word.row * size + word.col, (1 if word.across else size)  # squares in the flat tables
     letter_scores, multipliers, word_mult = [], [], 1
     for tile, new in zip(word.tiles, word.new):
         face = 0 if tile.is_blank else values[tile.letter]
-        lm = 1
         if new:
             lm = letter_mults[index]
             word_mult *= word_mults[index]
-        letter_scores.append(face * lm)
-        multipliers.append(lm)
+            letter_scores.append(face * lm)
+            multipliers.append(lm)
+        else:
+            letter_scores.append(face)
+            multipliers.append(1)
         index += step
     return WordScore(word.text, word, sum(letter_scores) * word_mult, tuple(letter_scores), word_mult, tuple(multipliers))
 
@@ -124,6 +130,8 @@ def score(board: Board, placement: Placement, rules: Rules | None = None) -> Sco
     for tile in placement.tiles:
         if tile is not None and tile.letter not in values:
             raise IllegalPlacement(f"{placement}: the letter {tile.letter} is not in the {rules.tiles.name} tile set")
-    words = tuple(score_word(board, w, values) for w in check(board, placement))
+    letter_mults, word_mults = _multipliers(board.layout)  # once per play, not per word
+    size = board.size
+    words = tuple([_score_word(w, values, letter_mults, word_mults, size) for w in check(board, placement)])
     bingo = rules.bingo_bonus if placement.tile_count in rules.bingo_tile_counts else 0
-    return ScoredPlay(sum(w.score for w in words) + bingo, words, bingo)
+    return ScoredPlay(sum([w.score for w in words]) + bingo, words, bingo)
