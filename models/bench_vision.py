@@ -44,15 +44,32 @@ def warm_read_times(threads: int, model: Path | None, repeats: int = 30) -> dict
 
 def cold_read_ms(photo: Path, threads: int, model: Path | None, repeats: int = 3) -> float:
     """Median wall time (ms) of ``tilecam read PHOTO`` as a new process."""
+    return cold_read_times(photo, threads, model, repeats)[0]
+
+
+def cold_read_times(photo: Path, threads: int, model: Path | None, repeats: int = 3) -> tuple[float, float]:
+    """Median wall time and median CPU time (ms, user + system) of ``tilecam read PHOTO`` as a new process."""
     cmd = [sys.executable, "-m", "tilecam.firmware.cli", "read", str(photo), "--threads", str(threads)]
     if model:
         cmd += ["--model", str(model)]
-    times = []
+    return process_times_ms(cmd, repeats, "tilecam read")
+
+
+def process_times_ms(cmd: list[str], repeats: int, what: str) -> tuple[float, float]:
+    """Median wall time and median CPU time (user + system of the child) in ms of ``cmd`` run ``repeats`` times."""
+    import resource
+
+    walls, cpus = [], []
     for _ in range(repeats):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
-        subprocess.run(cmd, check=True, capture_output=True)
-        times.append((time.perf_counter() - t0) * 1000)
-    return float(np.median(times))
+        out = subprocess.run(cmd, capture_output=True, text=True)
+        walls.append((time.perf_counter() - t0) * 1000)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append((after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) * 1000)
+        if out.returncode != 0:
+            raise RuntimeError(f"{what} failed ({out.returncode}): {out.stderr.strip()[-800:]}")
+    return float(np.median(walls)), float(np.median(cpus))
 
 
 def warm_read_frames_ms(frames: list[Path], threads: int, model: Path | None) -> dict:
@@ -65,11 +82,11 @@ def warm_read_frames_ms(frames: list[Path], threads: int, model: Path | None) ->
     classifier = TileClassifier.load(model, threads=threads)
     images = [cv2.imread(str(f)) for f in frames]
     read_board(images[0], classifier, tileset="german")
-    times, failed, hint, folder = [], [], None, None
+    times, cpu, failed, hint, folder = [], [], [], None, None
     for frame, image in zip(frames, images):
         if frame.parent != folder:
             hint, folder = None, frame.parent
-        t0 = time.perf_counter()
+        c0, t0 = time.process_time(), time.perf_counter()
         try:
             reading = read_board(image, classifier, tileset="german", hint=hint)
         except Exception:                                   # a frame it cannot read is counted, not timed
@@ -77,8 +94,11 @@ def warm_read_frames_ms(frames: list[Path], threads: int, model: Path | None) ->
             hint = None
             continue
         times.append((time.perf_counter() - t0) * 1000)
+        cpu.append((time.process_time() - c0) * 1000)
         hint = reading.location
-    return {"frames": len(frames), "failed": failed, "median_ms": float(np.median(times)) if times else float("nan")}
+    nan = float("nan")
+    return {"frames": len(frames), "failed": failed, "median_ms": float(np.median(times)) if times else nan,
+            "median_cpu_ms": float(np.median(cpu)) if cpu else nan}
 
 
 SCRABSCRAP_DRIVER = Path(__file__).with_name("scrabscrap_timing.py")
@@ -93,25 +113,24 @@ def scrabscrap_warm(python: str, src: Path, frames: list[Path], ini: Path | None
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def scrabscrap_cold_ms(python: str, src: Path, photo: Path, ini: Path | None = None, repeats: int = 3) -> float:
-    """Median wall time (ms) of a new ``python`` process that imports ScrabScrap v2 and reads ``photo`` once."""
+def scrabscrap_cold_times(python: str, src: Path, photo: Path, ini: Path | None = None,
+                          repeats: int = 3) -> tuple[float, float]:
+    """Median wall and CPU time (ms) of a new ``python`` process that imports ScrabScrap v2 and reads ``photo``."""
     cmd = [python, str(SCRABSCRAP_DRIVER), "--src", str(src)] + (["--ini", str(ini)] if ini else [])
-    cmd += ["once", str(photo)]
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        out = subprocess.run(cmd, capture_output=True, text=True)
-        times.append((time.perf_counter() - t0) * 1000)
-        if out.returncode != 0:
-            raise RuntimeError(f"ScrabScrap v2 cold read failed ({out.returncode}): {out.stderr.strip()[-800:]}")
-    return float(np.median(times))
+    return process_times_ms(cmd + ["once", str(photo)], repeats, "ScrabScrap v2 cold read")
 
 
 def scrabscrap_table(tilecam_warm: float, scrabscrap_warm: float, tilecam_cold: float, scrabscrap_cold: float,
-                     frames: int, photo: str, threads: int) -> str:
-    """The side-by-side table; the ratio is ScrabScrap v2's time over tilecam's (above 1: tilecam is faster)."""
-    rows = [(f"warm whole-board read, median of {frames} frames", tilecam_warm, scrabscrap_warm),
-            (f"cold read of {photo} as a new process, median of 3", tilecam_cold, scrabscrap_cold)]
+                     frames: int, photo: str, threads: int,
+                     cpu: tuple[float, float, float, float] | None = None) -> str:
+    """The side-by-side table; the ratio is ScrabScrap v2's time over tilecam's (above 1: tilecam is faster).
+    ``cpu``: the same four as CPU time (user + system, all threads), printed under the wall times."""
+    warm = f"warm whole-board read, median of {frames} frames"
+    cold = f"cold read of {photo} as a new process, median of 3"
+    rows = [(warm, tilecam_warm, scrabscrap_warm), (cold, tilecam_cold, scrabscrap_cold)]
+    if cpu is not None:
+        rows = [(f"{warm}: wall", tilecam_warm, scrabscrap_warm), (f"{warm}: CPU", cpu[0], cpu[1]),
+                (f"{cold}: wall", tilecam_cold, scrabscrap_cold), (f"{cold}: CPU", cpu[2], cpu[3])]
     width = max(len(r[0]) for r in rows)
     lines = [f"{'':{width}}  {'tilecam':>9}  {'ScrabScrap v2':>13}  {'v2 / tilecam':>12}"]
     for name, ours, theirs in rows:
@@ -152,17 +171,17 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\nwarm read (previous location reused), game03/image-20, threads {args.threads}: "
               + ", ".join(f"{k} {v:.1f} ms" for k, v in warm.items()) + f"  [{time.perf_counter() - t0:.1f} s]")
         photo = SHARED_BOARDS / "game03" / "image-20.jpg"
-        cold = cold_read_ms(photo, args.threads, args.model)
+        cold, cold_cpu = cold_read_times(photo, args.threads, args.model)
         print(f"cold read (tilecam read {photo.name} as a new process), threads {args.threads}: "
               f"{cold:.0f} ms median of 3")
         if args.scrabscrap_v2 is not None:
-            status = max(status, scrabscrap_side_by_side(args, photo, cold))
+            status = max(status, scrabscrap_side_by_side(args, photo, cold, cold_cpu))
     elif args.scrabscrap_v2 is not None:
         print(f"\nScrabScrap v2 side by side skipped: no photos at {SHARED_BOARDS}")
     return status
 
 
-def scrabscrap_side_by_side(args: argparse.Namespace, photo: Path, tilecam_cold: float) -> int:
+def scrabscrap_side_by_side(args: argparse.Namespace, photo: Path, tilecam_cold: float, tilecam_cold_cpu: float) -> int:
     """Both readers on the same frames, one after the other in this run; prints the table."""
     from tilecam.models.scrabscrap_timing import frames_of
 
@@ -173,11 +192,13 @@ def scrabscrap_side_by_side(args: argparse.Namespace, photo: Path, tilecam_cold:
     t0 = time.perf_counter()
     ours = warm_read_frames_ms(frames, args.threads, args.model)
     theirs = scrabscrap_warm(args.scrabscrap_python, args.scrabscrap_v2, frames, args.scrabscrap_ini)
-    their_cold = scrabscrap_cold_ms(args.scrabscrap_python, args.scrabscrap_v2, photo, args.scrabscrap_ini)
+    their_cold, their_cold_cpu = scrabscrap_cold_times(args.scrabscrap_python, args.scrabscrap_v2, photo,
+                                                       args.scrabscrap_ini)
     print(f"\nspeed beside ScrabScrap v2 (processing._image_processing from {args.scrabscrap_v2}, "
           f"{args.scrabscrap_python})  [{time.perf_counter() - t0:.1f} s]")
     print(scrabscrap_table(ours["median_ms"], theirs["median_ms"], tilecam_cold, their_cold, len(frames),
-                           f"{photo.parent.name}/{photo.name}", args.threads))
+                           f"{photo.parent.name}/{photo.name}", args.threads,
+                           (ours["median_cpu_ms"], theirs["median_cpu_ms"], tilecam_cold_cpu, their_cold_cpu)))
     for who, result in (("tilecam", ours), ("ScrabScrap v2", theirs)):
         if result["failed"]:
             print(f"{who} could not read {len(result['failed'])} frame(s), left out of its median: "

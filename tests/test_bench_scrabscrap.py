@@ -154,8 +154,11 @@ def test_bench_runs_the_driver_with_the_interpreter_given(standin, frames):
 
     warm = bench_vision.scrabscrap_warm(sys.executable, standin, frames_of([frames]))
     assert warm["frames"] == 4 and warm["median_ms"] > 1.5
-    cold = bench_vision.scrabscrap_cold_ms(sys.executable, standin, frames / "game01" / "image-1.jpg", repeats=2)
+    assert warm["median_cpu_ms"] >= 0
+    cold, cold_cpu = bench_vision.scrabscrap_cold_times(sys.executable, standin, frames / "game01" / "image-1.jpg",
+                                                        repeats=2)
     assert cold > warm["median_ms"]                          # a whole process: start-up and imports too
+    assert cold_cpu > 0
 
 
 def test_bench_says_why_the_driver_failed(standin, frames, tmp_path):
@@ -163,7 +166,7 @@ def test_bench_says_why_the_driver_failed(standin, frames, tmp_path):
     with pytest.raises(RuntimeError, match="no cv2 here"):
         bench_vision.scrabscrap_warm(sys.executable, standin, [frames / "game01" / "image-1.jpg"])
     with pytest.raises(RuntimeError, match="cold read failed"):
-        bench_vision.scrabscrap_cold_ms(sys.executable, standin, frames / "game01" / "image-1.jpg", repeats=1)
+        bench_vision.scrabscrap_cold_times(sys.executable, standin, frames / "game01" / "image-1.jpg", repeats=1)
 
 
 def test_the_table_puts_both_readers_side_by_side_with_the_ratio():
@@ -185,12 +188,12 @@ def test_bench_vision_option_prints_the_table(standin, frames, tmp_path, monkeyp
     monkeypatch.setattr(bench_vision, "SHARED_BOARDS", shared)
     monkeypatch.setattr(bench_vision, "run_evaluation", lambda *a, **k: 0)
     monkeypatch.setattr(bench_vision, "warm_read_times", lambda *a, **k: {"total": 50.0})
-    monkeypatch.setattr(bench_vision, "cold_read_ms", lambda *a, **k: 900.0)
+    monkeypatch.setattr(bench_vision, "cold_read_times", lambda *a, **k: (900.0, 800.0))
     seen = {}
 
     def fake_frames(frame_list, threads, model):
         seen["frames"] = [f.name for f in frame_list]
-        return {"frames": len(frame_list), "failed": [], "median_ms": 40.0}
+        return {"frames": len(frame_list), "failed": [], "median_ms": 40.0, "median_cpu_ms": 70.0}
 
     monkeypatch.setattr(bench_vision, "warm_read_frames_ms", fake_frames)
     status = bench_vision.main(["--renders", "0", "--scrabscrap-v2", str(standin),
@@ -200,7 +203,18 @@ def test_bench_vision_option_prints_the_table(standin, frames, tmp_path, monkeyp
     assert seen["frames"] == ["image-1.jpg", "image-2.jpg", "image-10.jpg", "image-1.jpg"]
     assert "warm read (previous location reused)" in out and "cold read (tilecam read image-20.jpg" in out
     assert "speed beside ScrabScrap v2" in out
-    assert "warm whole-board read, median of 4 frames" in out and "cold read of game03/image-20.jpg" in out
+    assert "cold read (tilecam read image-20.jpg as a new process), threads 2: 900 ms median of 3" in out
+    for row in ("warm whole-board read, median of 4 frames: wall", "warm whole-board read, median of 4 frames: CPU",
+                "cold read of game03/image-20.jpg as a new process, median of 3: wall",
+                "cold read of game03/image-20.jpg as a new process, median of 3: CPU"):
+        assert row in out
+
+
+def test_the_table_can_carry_cpu_times_under_the_wall_times():
+    table = bench_vision.scrabscrap_table(100.0, 400.0, 2000.0, 1000.0, 3, "g/p.jpg", 2, (150.0, 600.0, 1800.0, 900.0))
+    rows = [line.split(":", 1)[1].split() for line in table.splitlines()[1:5]]
+    assert [row[0] for row in rows] == ["wall", "CPU", "wall", "CPU"]
+    assert [row[-1] for row in rows] == ["4.00x", "4.00x", "0.50x", "0.50x"]
 
 
 def test_bench_vision_refuses_a_folder_without_processing(tmp_path, monkeypatch):
