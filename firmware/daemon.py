@@ -65,24 +65,43 @@ def _rack_size(settings: dict[str, Any] | None) -> int:
 
 
 def make_tracker(factory: str, board_rows: list[str], tileset: str, stills: bool = False, rack_size: int = 7,
-                 lexicon: Any = None) -> Any:
+                 lexicon: Any = None, data_dir: Any = None) -> Any:
     """The consumer named by ``module:callable`` (called with the board rows and tile set name), or the project's
     tracker when ``factory`` is empty (``tilecam.vision.moves.tracker.make_tracker``, the one factory replay and the
-    bench use too); :class:`NullTracker` when the vision pipeline cannot load (no tile model, a broken install)."""
+    bench use too); :class:`NullTracker` when the vision pipeline cannot load (no tile model, a broken install).
+    ``data_dir``: where ``tilecam calibrate`` keeps the board's profile; the reader uses it when it is there."""
     if factory:
         module_name, _, attr = factory.partition(":")
         module = importlib.import_module(module_name)
         return getattr(module, attr or "make_tracker")(board_rows, tileset)
     from tilecam.vision.moves.tracker import make_tracker as moves_tracker
 
-    tracker = moves_tracker(board_rows, tileset, lexicon=lexicon, stills=stills, rack_size=rack_size)
     try:
+        reader = _calibrated_reader(tileset, data_dir)
+        tracker = moves_tracker(board_rows, tileset, lexicon=lexicon, stills=stills, rack_size=rack_size,
+                                reader=reader)
         tracker.reader  # load the vision pipeline and the tile model now: fail at start, not at the first move
     except (ImportError, OSError, ValueError) as exc:
         null = NullTracker()
         null.reason = f"the vision pipeline is not available ({exc}): watching only"
         return null
     return tracker
+
+
+def _calibrated_reader(tileset: str, data_dir: Any) -> Any:
+    """The vision reader with the board recorded by ``tilecam calibrate`` in ``data_dir`` (each square's bare look),
+    or None (the tracker's own reader) where there is none or it cannot be used (said in the log)."""
+    if data_dir is None:
+        return None
+    from tilecam.vision.moves.reader import default_reader
+    from tilecam.vision.profile import ProfileError, load_profile
+
+    try:
+        profile = load_profile(Path(data_dir))
+    except ProfileError as exc:
+        log.warning("%s: reading without it", exc)
+        return None
+    return None if profile is None else default_reader(tileset, profile=profile)
 
 
 def encode_snapshot(image: Any, width: int, quality: int) -> bytes | None:
@@ -162,7 +181,8 @@ class Daemon:
             self.tracker = self._tracker_override or make_tracker(cfg.tracker.factory, self._board(),
                                                                  settings["tileset"], stills=cfg.camera.stills,
                                                                  rack_size=_rack_size(settings),
-                                                                 lexicon=lexicon_for_settings(settings))
+                                                                 lexicon=lexicon_for_settings(settings),
+                                                                 data_dir=Path(service.store.path).parent)
             if isinstance(self.tracker, NullTracker):
                 self.say(f"tilecam: {self.tracker.reason}")
             self._sync_tracker()

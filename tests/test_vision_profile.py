@@ -39,3 +39,20 @@ def test_the_command_records_the_empty_board_and_says_so_when_it_cannot(tmp_path
     cv2.imwrite(str(blank), np.full((300, 400, 3), 90, np.uint8))
     assert main(["calibrate", str(blank), "--data-dir", str(tmp_path / "data2")]) == 1
     assert "no board found" in capsys.readouterr().err and load_profile(tmp_path / "data2") is None
+
+
+def test_the_scorekeepers_reader_reads_against_the_recorded_board_and_goes_on_without_a_broken_one(
+        tmp_path, empty_board, caplog):
+    from tilecam.firmware.daemon import make_tracker
+
+    empty = ["." * 15] * 15
+    save_profile(calibrate(empty_board), tmp_path / "data")
+    tracker = make_tracker("", empty, "english", data_dir=tmp_path / "data")
+    assert tracker.reader.profile is not None and tracker.reader.hint is not None
+    reading = tracker.reader(empty_board)
+    assert (reading.references == load_profile(tmp_path / "data").references).all()
+    assert "".join(reading.grid).strip(".") == ""
+    (tmp_path / "broken").mkdir()
+    (tmp_path / "broken" / PROFILE_NAME).write_bytes(b"junk")
+    assert make_tracker("", empty, "english", data_dir=tmp_path / "broken").reader.profile is None
+    assert "not a board profile" in caplog.text

@@ -48,11 +48,12 @@ class VisionReader:
     and those it believes only doubtfully), each beside its reference crop from the last whole read; the other
     squares keep the last read's probabilities. It returns the reading and the frame's change signature."""
 
-    def __init__(self, classifier: Any, tileset: str, rotation: int | None) -> None:
+    def __init__(self, classifier: Any, tileset: str, rotation: int | None, profile: Any = None) -> None:
         self.classifier = classifier
         self.tileset = tileset
         self.rotation = rotation
-        self.hint: Any = None
+        self.profile = profile           # the board's profile (``tilecam calibrate``): each square's bare look
+        self.hint: Any = None if profile is None else profile.location()
         self.last: Any = None            # the last reading (its probabilities and references are reused)
         self.squares_read: list[int] = []          # per read: squares classified
         self.classify_s: list[float] = []          # per read: seconds spent classifying
@@ -63,7 +64,8 @@ class VisionReader:
 
         classifier, tileset = self.classifier, self.tileset
         # the last location is the hint: kept while it still fits the frame, found again when the board moved
-        reading = read_board(image, classifier, tileset=tileset, hint=self.hint, rotation=self.rotation or 0)
+        reading = read_board(image, classifier, tileset=tileset, hint=self.hint, rotation=self.rotation or 0,
+                             references=self._references(self.rotation or 0))
         self.hint = getattr(reading, "location", None)
         # A letter sideways or upside down may read as unsure (#) or even as an empty square read doubtfully: a
         # few unsure squares are allowed (the first word's L and B lying sideways read #, its O a letter), a hand's
@@ -79,11 +81,16 @@ class VisionReader:
                 log.info("the board's row 1 is %d quarter turns from the picture's top edge", found.rotation)
                 if found.rotation:
                     reading = read_board(image, classifier, tileset=tileset, hint=reading.location,
-                                         rotation=found.rotation)
+                                         rotation=found.rotation, references=self._references(found.rotation))
         self.last = reading
         self.squares_read.append(225)
         self.classify_s.append(reading.timings.get("classify", 0.0) / 1000)
         return reading
+
+    def _references(self, rotation: int) -> np.ndarray | None:
+        """The profile's references as the board is read turned ``rotation``; None without a profile (the reader
+        takes them from the board itself)."""
+        return None if self.profile is None else self.profile.references_turned(rotation)
 
     def read_changed(self, image: np.ndarray, wanted: Callable[[Any], np.ndarray]) -> tuple[Any, Any]:
         """The reading of ``image`` with only the squares ``wanted`` read again (see the class doc), and the
@@ -126,14 +133,16 @@ class VisionReader:
         return reading, sig
 
 
-def default_reader(tileset: str, threads: int = 1, model: Any = None, rotation: int | None = None) -> VisionReader:
+def default_reader(tileset: str, threads: int = 1, model: Any = None, rotation: int | None = None,
+                   profile: Any = None) -> VisionReader:
     """The vision pipeline as a reader: ``read_board`` with the tile model (``model``: a path, None = the shipped
     one; ``threads`` onnxruntime threads), the last location as the hint.
 
     ``rotation``: which edge of the board is row 1 (quarter turns), when the camera was calibrated; None = learn
     it once, from the first board with letters on it and no hand over it (``orient.best_rotation``: upright
     letters read surely), and keep it, as a calibration would. A board turned later is the tracker's business
-    (it matches the committed tiles)."""
+    (it matches the committed tiles). ``profile``: the board's profile (``vision.profile``, ``tilecam
+    calibrate``): its squares' bare looks are the references and its grid the first hint."""
     from tilecam.vision.classify import TileClassifier
 
-    return VisionReader(TileClassifier.load(model, threads=threads), tileset, rotation)
+    return VisionReader(TileClassifier.load(model, threads=threads), tileset, rotation, profile)
