@@ -43,7 +43,6 @@ from .game import Event, Game
 from .gcg_names import pragmas_for, rules_from_pragmas, tileset_name, tileset_of
 from .move import Placement
 from .rules import Rules
-from .tiles import TileSet
 
 ORIENTATIONS = ("standard", "lettered-rows")
 # The rack field of a pass or an exchange whose rack nobody saw: macondo's patterns need a field there, and "-"
