@@ -101,7 +101,7 @@ class _Frames:
 def test_run_judges_a_german_game_without_enable(tmp_path, monkeypatch, tileset):
     given = {}
 
-    def fake_make_tracker(factory, rows, tiles, stills=False, rack_size=7, lexicon=None):
+    def fake_make_tracker(factory, rows, tiles, stills=False, rack_size=7, lexicon=None, data_dir=None):
         given.update(tileset=tiles, lexicon=lexicon)
         return _OnePlay()
 

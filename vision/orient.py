@@ -2,7 +2,7 @@
 
 A fixed camera learns it once at calibration (the rotation is kept in the configuration). From a single photo it is
 told from the tiles: letters read upright are read with high probability, letters turned a quarter or half turn are
-not (only the squares read as tiles are read again, each crop turned: no second warp); where that leaves turns even (one tile in sight), the tiles' point values, which sit bottom right. The premium
+not (the board's crops are read again each turned: no second warp); where that leaves turns even (one tile in sight), the tiles' point values, which sit bottom right. The premium
 layout is symmetric under every quarter turn, so the board's print cannot tell it; an empty board has no answer and
 keeps rotation 0.
 """
@@ -26,15 +26,16 @@ VALUE_WINDOW = (0.10, 0.27)
 #: … which holds this many times the ink of each other corner's window where the value is seen (held-out renders:
 #: 89 % of upright letters, 0.5 % put in another corner; ScrabScrap's photos: 70 % and 3 %).
 VALUE_RATIO = 1.5
-#: Another turn is taken only when its letters are this much more likely on average (log-probability, nats).
-TURN_MARGIN = 0.05
+#: With as many letters read surely, another turn is taken only when its whole reading is this much more probable
+#: (log-probability, nats): half a nat, so that a board with no letter in sight keeps the camera's turn.
+TURN_MARGIN = 0.5
 
 
 @dataclass(frozen=True)
 class Orientation:
     """The quarter turns that bring row 1 to the top, with what they were told from."""
     rotation: int
-    scores: tuple[float, ...]     # per turn: mean log-probability of the best letter on the tile squares
+    scores: tuple[float, ...]     # per turn: log-probability of the reading (each square's best class)
     sure: tuple[int, ...]         # per turn: tile squares read as a letter at SURE_LETTER or more
     tiles: int                    # squares read as a tile (a letter or a blank) unturned
     values: tuple[int, ...] = (0, 0, 0, 0)   # per turn: tile squares whose point value is seen bottom right
@@ -43,26 +44,26 @@ class Orientation:
 def upright_turn(crops: np.ndarray, refs: np.ndarray, probs: np.ndarray, classifier: TileClassifier,
                  letters) -> Orientation:
     """The turn that stands the board's letters up, from its unturned reading (``probs`` of ``crops`` beside
-    ``refs``): the squares read as tiles are read again with each crop turned a quarter, half and three quarters,
-    and the turn whose letters are most likely wins (then: most point values bottom right). An empty board keeps
-    rotation 0."""
+    ``refs``): the board is read again with each crop turned a quarter, half and three quarters; the turn with the
+    most letters read surely wins, then the one whose reading is the most probable (the sum over squares of the log
+    of each square's best class: bare squares read alike in every turn, letters surely only upright), which must
+    beat the unturned one by ``TURN_MARGIN``. An empty board keeps rotation 0."""
     classes = list(classifier.classes)
-    tile = (probs[:, classes.index(EMPTY)] + probs[:, classes.index(OCCLUDED)]) < 0.5
-    if not tile.any():
-        return Orientation(0, (0.0, 0.0, 0.0, 0.0), (0, 0, 0, 0), 0)
+    not_tile = [classes.index(EMPTY), classes.index(OCCLUDED)]
+    reads = [probs] + [classifier.probabilities(np.ascontiguousarray(np.rot90(crops, k, axes=(1, 2))),
+                                                np.ascontiguousarray(np.rot90(refs, k, axes=(1, 2))), letters)
+                       for k in (1, 2, 3)]
+    tile = np.zeros(len(probs), bool)
+    for p in reads:
+        tile |= p[:, not_tile].sum(axis=1) < 0.5
     letter = letter_mask(classes)
-    scores, sure, values = [], [], []
-    for k in range(4):
-        c = np.ascontiguousarray(np.rot90(crops[tile], k, axes=(1, 2)))
-        p = probs[tile] if k == 0 else classifier.probabilities(
-            c, np.ascontiguousarray(np.rot90(refs[tile], k, axes=(1, 2))), letters)
-        best = p[:, letter].max(axis=1)
-        scores.append(float(np.log(best + 1e-6).mean()))
-        sure.append(int((best >= SURE_LETTER).sum()))
-        values.append(int(values_bottom_right(c).sum()))
-    best_k = max(range(4), key=lambda k: (round(scores[k], 2), values[k]))
-    rotation = best_k if best_k and (scores[best_k] > scores[0] + TURN_MARGIN or
-                                     (scores[best_k] >= scores[0] and values[best_k] > values[0])) else 0
+    scores = [float(np.log(p.max(axis=1) + 1e-9).sum()) for p in reads]
+    sure = [int((p[tile][:, letter].max(axis=1) >= SURE_LETTER).sum()) for p in reads]
+    values = [int(values_bottom_right(np.rot90(crops[tile], k, axes=(1, 2))).sum()) for k in range(4)]
+    # letters read surely decide (an upright letter is; one lying sideways seldom is, and may even read as a bare
+    # square); between turns with as many, the more probable reading
+    best = max(range(4), key=lambda k: (sure[k], scores[k]))
+    rotation = best if best and (sure[best] > sure[0] or scores[best] > scores[0] + TURN_MARGIN) else 0
     return Orientation(rotation, tuple(scores), tuple(sure), int(tile.sum()), tuple(values))
 
 

@@ -17,16 +17,6 @@ Reader = Callable[[Any], Any]
 
 ORIENT_MIN_TILES = 2      # tiles on the board (one a letter) before the reader decides which edge is row 1 …
 ORIENT_MAX_UNSURE = 2     # … with at most this many squares read as occluded (more: a hand is over the board)
-ORIENT_DOUBT = 0.9        # a square read empty less surely than this may be a tile lying sideways
-
-
-def _may_show_tiles(reading: Any) -> bool:
-    """Whether two or more squares are read as something, or as empty only doubtfully (a letter turned a quarter
-    turn can look like neither): worth reading the board in its other turns. A bare board is not (it costs three
-    more classifications a frame)."""
-    probs = np.asarray(reading.probs)
-    empty = list(reading.classes).index(EMPTY)
-    return int((probs[:, empty] < ORIENT_DOUBT).sum()) >= ORIENT_MIN_TILES
 
 
 def _one_line(grid: Sequence[str]) -> bool:
@@ -59,7 +49,6 @@ class VisionReader:
         self.classify_s: list[float] = []          # per read: seconds spent classifying
 
     def __call__(self, image: np.ndarray) -> Any:
-        from tilecam.vision.orient import find_orientation
         from tilecam.vision.read import read_board
 
         classifier, tileset = self.classifier, self.tileset
@@ -67,15 +56,20 @@ class VisionReader:
         reading = read_board(image, classifier, tileset=tileset, hint=self.hint, rotation=self.rotation or 0,
                              references=self._references(self.rotation or 0))
         self.hint = getattr(reading, "location", None)
-        # A letter sideways or upside down may read as unsure (#) or even as an empty square read doubtfully: a
-        # few unsure squares are allowed (the first word's L and B lying sideways read #, its O a letter), a hand's
-        # worth is not — unless they all lie in one row or column: a first word, not a hand. The turn is then told
-        # from all four readings (``orient.find_orientation``), and kept once one shows a letter among two tiles.
-        if self.rotation is None and _may_show_tiles(reading) and (
-                int(reading.occluded.sum()) <= ORIENT_MAX_UNSURE or _one_line(reading.grid)):
-            found = find_orientation(image, classifier, tileset, reading.location)
-            # a letter read surely in the turn chosen: glare on an empty board can read as a tile or two, and a
-            # turn learned from that is kept for the whole game
+        # Until the turn is known, every read of a board with no hand over it tells it from all four readings
+        # (``orient.upright_turn``: a letter lying sideways or upside down may read as a bare square, so the
+        # unturned reading alone cannot say whether there are letters): three more classifications a frame, for
+        # the first frames of a game only. A few unsure squares are allowed (a first word's letters lying
+        # sideways), a hand's worth is not — unless they lie in one row or column: a first word, not a hand. The
+        # turn is kept once one letter is read surely in it among two tiles or more (glare on an empty board can
+        # read as a tile or two in some turn).
+        if self.rotation is None and (int(reading.occluded.sum()) <= ORIENT_MAX_UNSURE or _one_line(reading.grid)):
+            from tilecam.vision.orient import upright_turn
+            from tilecam.vision.read import letters_of
+            from tilecam.vision.warp import cut_cells
+
+            found = upright_turn(cut_cells(reading.warped), reading.references, reading.probs, classifier,
+                                 letters_of(tileset))
             if found.sure[found.rotation] and found.tiles >= ORIENT_MIN_TILES:
                 self.rotation = found.rotation
                 log.info("the board's row 1 is %d quarter turns from the picture's top edge", found.rotation)
