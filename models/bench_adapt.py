@@ -47,14 +47,14 @@ def empty_references(photo: Path) -> np.ndarray:
     return references_from_empty_board(cut_cells(warp_board(image, locate_board(image).corners)))
 
 
-def play_game(classifier: TileClassifier, photos: list[LabelledPhoto], references, learn: bool, learn_first: int
-              ) -> list[int]:
+def play_game(classifier: TileClassifier, photos: list[LabelledPhoto], references, learn: bool, learn_first: int,
+              tileset=None) -> list[int]:
     """Squares wrong on each move of one game read one way."""
     profile, wrong = BoardProfile(), []
     for n, photo in enumerate(photos):
         image = cv2.imread(str(photo.photo))
         adapter = profile.adapter() if learn else None
-        reading = read_board(image, classifier, tileset=None, rotation=0, references=references, adapter=adapter)
+        reading = read_board(image, classifier, tileset=tileset, rotation=0, references=references, adapter=adapter)
         k = best_turn(photo.board, reading.grid)
         truth = turned(photo.board, -k % 4)
         wrong.append(int((np.array([list(r) for r in reading.grid]) != truth).sum()))
@@ -71,6 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--empty", nargs="*", default=[], help="G=PHOTO: the empty board of game G")
     ap.add_argument("--model", type=Path)
     ap.add_argument("--learn-first", type=int, default=10, help="moves learnt from (the rest only read)")
+    ap.add_argument("--tiles", default="english", help="the games' tile set (default english)")
     ap.add_argument("--threads", type=int, default=2)
     args = ap.parse_args(argv)
     classifier = TileClassifier.load(args.model, threads=args.threads)
@@ -87,14 +88,14 @@ def main(argv: list[str] | None = None) -> int:
             if calibrated and game not in empty:
                 continue
             refs = empty_references(Path(empty[game])) if calibrated else None
-            wrong = play_game(classifier, photos, refs, learn, args.learn_first)
+            wrong = play_game(classifier, photos, refs, learn, args.learn_first, args.tiles)
             early, early_sq = early + sum(wrong[:5]), early_sq + 225 * len(wrong[:5])
             late, late_sq = late + sum(wrong[14:20]), late_sq + 225 * len(wrong[14:20])
             after, after_sq = after + sum(wrong[args.learn_first:]), after_sq + 225 * len(wrong[args.learn_first:])
             print(f"  {way}, game {game}: squares wrong per move {wrong}", file=sys.stderr, flush=True)
         pct = lambda a, b: f"{100 * a / b:.2f} % ({a}/{b})" if b else "-"   # noqa: E731
         rows.append((way, pct(early, early_sq), pct(late, late_sq), pct(after, after_sq)))
-    print(f"model {classifier.path}; {args.folder}: {len(games)} games")
+    print(f"model {classifier.path}; {args.folder}: {len(games)} games, tile set {args.tiles}")
     print(f"| reader | moves 1-5 | moves 15-20 | moves after the first {args.learn_first} |")
     print("| --- | --- | --- | --- |")
     for row in rows:

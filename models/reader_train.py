@@ -5,9 +5,9 @@
 
 CPU only (two threads, as here); ``--device cuda`` where a GPU is lent. The model has two inputs (``crops`` and
 ``references``, see ``tilecam.vision.context``) and two outputs: ``logits`` and an ``embedding`` (the features
-before the last layer, which the reader adapts to a user's board with). After training, a temperature and the bare square's prior
-are fitted on held-back real boards (``--calibrate-on``, boards never trained on) so that the probabilities mean
-what they say; the reader applies both in one place (``TileClassifier.probabilities``).
+before the last layer, which the reader adapts to a user's board with). After training, a temperature is fitted on held-back real
+boards (every ``CALIBRATION_EVERY``-th board of each real folder, and ``--calibrate-on`` folders: never trained on)
+so that the probabilities mean what they say; the reader applies it in one place (``TileClassifier.calibrated``).
 ``--hold-out NAME`` leaves a real folder out of training entirely (the board-disjoint figure of record).
 """
 
@@ -210,20 +210,16 @@ def logits_of(model, x: np.ndarray, ref: np.ndarray) -> np.ndarray:
                           for i in range(0, len(x), 1024)]).numpy()
 
 
-def fit_calibration(logits: np.ndarray, y: np.ndarray) -> tuple[float, float]:
-    """The temperature ``T`` and the bare square's log-odds shift ``b`` that make softmax(logits / T + b·[bare])
-    most likely on held-back real boards: how sure the model should be, and how often a square of a real board is
-    bare against how often training drew one (the class priors, taken out in this one place)."""
-    def nll(t: float, b: float) -> float:
+def fit_temperature(logits: np.ndarray, y: np.ndarray) -> float:
+    """The temperature ``T`` that makes softmax(logits / T) most likely on held-back real boards: how sure the
+    model should be. The class priors stay those of the training draw: a bare square's prior fitted on held-back
+    boards of the designs trained on (3 nats against bare) turned bare squares of unseen designs into tiles."""
+    def nll(t: float) -> float:
         z = logits / t
-        z[:, EMPTY] += b
         z = z - z.max(axis=1, keepdims=True)
         return float(-(z[np.arange(len(y)), y] - np.log(np.exp(z).sum(axis=1))).mean())
 
-    temperatures = np.exp(np.linspace(np.log(0.3), np.log(5.0), 40))
-    shifts = np.linspace(-3.0, 3.0, 25)
-    t, b = min(((t, b) for t in temperatures for b in shifts), key=lambda tb: nll(*tb))
-    return float(t), float(b)
+    return float(min(np.exp(np.linspace(np.log(0.2), np.log(5.0), 80)), key=nll))
 
 
 def export(model, out_dir: Path, info: dict, temperature: float, log_prior_shift: np.ndarray,
@@ -331,17 +327,16 @@ def main(argv: list[str] | None = None) -> int:
     data = Examples.concat(train_parts)
     print(f"training on {len(data)} examples: {describe(data)}", flush=True)
     model = train(data, args.epochs, args.seed, lr=args.lr, init=args.init)
-    temperature, bare_shift = 1.0, 0.0
+    temperature = 1.0
     if calib_parts:
         held = Examples.concat(calib_parts)
-        temperature, bare_shift = fit_calibration(logits_of(model, held.x, held.ref), held.y)
-    shift = np.zeros(len(CLASSES))
-    shift[EMPTY] = bare_shift
+        temperature = fit_temperature(logits_of(model, held.x, held.ref), held.y)
+    shift = np.zeros(len(CLASSES))      # the draw's priors stand (see fit_temperature)
     info = {"seed": args.seed, "boards": args.boards, "epochs": args.epochs, "sources": used, "lr": args.lr,
             "init": str(args.init) if args.init else None,
             "held_out": list(args.hold_out), "date": _dt.date.today().isoformat()}
     path = export(model, args.out, info, temperature, shift, args.name)
-    print(f"temperature {temperature:.3f}, bare-square shift {bare_shift:+.2f}; wrote {path}", flush=True)
+    print(f"temperature {temperature:.3f}; wrote {path}", flush=True)
     return 0
 
 
