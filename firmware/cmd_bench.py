@@ -14,6 +14,7 @@ BENCHES = {
     "web": "tilecam.web.bench",
     "synth": "tilecam.models.synth_bench",
     "adapt": "tilecam.models.bench_adapt",
+    "stills": "tilecam.firmware.bench_stills",
 }
 
 
