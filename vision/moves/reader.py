@@ -44,6 +44,9 @@ class VisionReader:
         self.rotation = rotation
         self.profile = profile           # the board's profile (``tilecam calibrate``): each square's bare look
         self.hint: Any = None if profile is None else profile.location()
+        self.learnt: dict[tuple[int, int], tuple[np.ndarray, int]] = {}   # square → its last look, its label
+        self.adapter: Any = None         # the model's last layer refitted on ``learnt`` (``vision.adapt``)
+        self._head: Any = None
         self.last: Any = None            # the last reading (its probabilities and references are reused)
         self.squares_read: list[int] = []          # per read: squares classified
         self.classify_s: list[float] = []          # per read: seconds spent classifying
@@ -54,7 +57,7 @@ class VisionReader:
         classifier, tileset = self.classifier, self.tileset
         # the last location is the hint: kept while it still fits the frame, found again when the board moved
         reading = read_board(image, classifier, tileset=tileset, hint=self.hint, rotation=self.rotation or 0,
-                             references=self._references(self.rotation or 0))
+                             references=self._references(self.rotation or 0), adapter=self.adapter)
         self.hint = getattr(reading, "location", None)
         # Until the turn is known, every read of a board with no hand over it tells it from all four readings
         # (``orient.upright_turn``: a letter lying sideways or upside down may read as a bare square, so the
@@ -75,7 +78,8 @@ class VisionReader:
                 log.info("the board's row 1 is %d quarter turns from the picture's top edge", found.rotation)
                 if found.rotation:
                     reading = read_board(image, classifier, tileset=tileset, hint=reading.location,
-                                         rotation=found.rotation, references=self._references(found.rotation))
+                                         rotation=found.rotation, references=self._references(found.rotation),
+                                         adapter=self.adapter)
         self.last = reading
         self.squares_read.append(225)
         self.classify_s.append(reading.timings.get("classify", 0.0) / 1000)
@@ -113,18 +117,54 @@ class VisionReader:
             return reading, signature(reading.warped)
         t1 = time.perf_counter()
         probs = np.array(last.probs, copy=True)
+        embedding = None if last.embedding is None else np.array(last.embedding, copy=True)
+        logits = None if last.logits is None else np.array(last.logits, copy=True)
         if len(want):
             crops = np.stack([cut_cell(warped, int(r), int(c)) for r, c in want])
             index = [int(r) * 15 + int(c) for r, c in want]
-            probs[index] = self.classifier.probabilities(crops, last.references[index], letters_of(self.tileset))
+            z, e = self.classifier.run(crops, last.references[index])
+            if embedding is not None and e is not None:
+                embedding[index], logits[index] = e, z
+            z = z if self.adapter is None or e is None else self.adapter(e, z)
+            probs[index] = self.classifier.calibrated(z, letters_of(self.tileset))
         t2 = time.perf_counter()
         self.squares_read.append(len(want))
         self.classify_s.append(t2 - t1)
-        reading = reading_of(probs, self.classifier.classes, corners, warped, location, self.rotation, None,
-                             last.references, None, {"localise+rectify": (t1 - t0) * 1000,
+        reading = reading_of(probs, self.classifier.classes, corners, warped, location, self.rotation, embedding,
+                             last.references, logits, {"localise+rectify": (t1 - t0) * 1000,
                                                      "classify": (t2 - t1) * 1000, "total": (t2 - t0) * 1000})
         self.last = reading
         return reading, sig
+
+
+    def learn(self, committed: Sequence[str]) -> int:
+        """Learn this board from the game: ``committed`` is the committed board (rows as the reader reads them:
+        ``.`` bare, a letter, ``?`` a blank) at a settle, so nobody corrected it since. Each tile square is learnt
+        with its committed label and its look in the last reading; each square that is bare in both is learnt as
+        bare (a square with a tile not committed yet is left out). The model's last layer is then refitted on all
+        squares learnt (``vision.adapt``), and the reads that follow use it. Returns the squares learnt now."""
+        from tilecam.vision.adapt import BoardProfile, head_of
+
+        last = self.last
+        if last is None or last.embedding is None or last.logits is None:
+            return 0
+        classes = list(self.classifier.classes)
+        if self._head is None:
+            self._head = head_of(last.embedding, last.logits)
+        read = np.asarray(last.probs).argmax(axis=1)
+        empty, n = classes.index(EMPTY), 0
+        for r, row in enumerate(committed):
+            for c, ch in enumerate(row):
+                i = r * len(row) + c
+                if ch == EMPTY and read[i] != empty or ch not in classes:
+                    continue
+                self.learnt[(r, c)] = (np.asarray(last.embedding[i], np.float32), classes.index(ch))
+                n += ch != EMPTY
+        if n:
+            looks = list(self.learnt.values())
+            profile = BoardProfile([e for e, _ in looks], [y for _, y in looks], self._head)
+            self.adapter = profile.adapter()
+        return n
 
 
 def default_reader(tileset: str, threads: int = 1, model: Any = None, rotation: int | None = None,
