@@ -181,7 +181,7 @@ def test_glare_on_an_empty_board_does_not_teach_the_reader_which_edge_is_row_one
     read(empty)
     assert list(read(first_word).grid) == list(jilt.rows)
     # A glare read as two doubtful tiles in a wrong turn, no letter read surely in it, teaches nothing.
-    glare = Orientation(rotation=2, scores=(-0.4, -0.3, -0.1, -0.2), sure=(0, 0, 0, 0), tiles=2, values=(0, 0, 0, 0))
+    glare = Orientation(rotation=2, scores=(-0.4, -0.3, -0.1, -0.2), sure=(0, 0, 0, 0), tiles=2)
     real_turn, calls = orient.upright_turn, []
 
     def first_glare(*args, **kwargs):
@@ -195,25 +195,9 @@ def test_glare_on_an_empty_board_does_not_teach_the_reader_which_edge_is_row_one
     assert list(read(first_word).grid) == list(jilt.rows)
 
 
-def test_the_point_value_is_seen_bottom_right_and_nowhere_else():
-    """A dark letter in the middle of a light tile and a small value in one corner: only the crop with the value in
-    its bottom-right corner counts, whichever way the letter itself would read."""
-    from tilecam.vision.orient import values_bottom_right
-    from tilecam.vision.warp import CELL_PX, CONTEXT_PX, CROP_PX
-
-    crop = np.full((CROP_PX, CROP_PX, 3), 225, np.uint8)
-    c = CONTEXT_PX
-    cv2.putText(crop, "N", (c + 7, c + 22), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (40, 40, 40), 2)
-    cv2.rectangle(crop, (c + CELL_PX - 8, c + CELL_PX - 8), (c + CELL_PX - 5, c + CELL_PX - 4), (40, 40, 40), -1)
-    turned = [np.ascontiguousarray(np.rot90(crop, k)) for k in range(4)]
-    assert values_bottom_right(np.stack(turned)).tolist() == [True, False, False, False]
-    blank = np.full_like(crop, 225)
-    assert values_bottom_right(blank[None]).tolist() == [False]
-
-
-def test_a_lone_tile_is_turned_by_its_point_value(classifier):
-    """Held-out render 903231: one tile in sight, a washed-out N that reads as surely a Z a quarter turn on (and an
-    N upside down). The point value in the tile's bottom-right corner tells the turn."""
+def test_a_lone_tile_is_turned_upright(classifier):
+    """Held-out render 903231: one tile in sight, a washed-out N that could be a Z a quarter turn on (and an N upside
+    down): the most probable reading is the upright one."""
     import tilecam.vision.orient as orient
     from tilecam.vision.locate import locate_board
     from tilecam.vision.read import rotate_corners

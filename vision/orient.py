@@ -2,9 +2,8 @@
 
 A fixed camera learns it once at calibration (the rotation is kept in the configuration). From a single photo it is
 told from the tiles: letters read upright are read with high probability, letters turned a quarter or half turn are
-not (the board's crops are read again each turned: no second warp); where that leaves turns even (one tile in sight), the tiles' point values, which sit bottom right. The premium
-layout is symmetric under every quarter turn, so the board's print cannot tell it; an empty board has no answer and
-keeps rotation 0.
+not (the board's crops are read again each turned: no second warp). The premium layout is symmetric under every
+quarter turn, so the board's print cannot tell it; an empty board has no answer and keeps rotation 0.
 """
 
 from __future__ import annotations
@@ -16,16 +15,10 @@ import numpy as np
 from tilecam.vision.classify import EMPTY, OCCLUDED, TileClassifier, letter_mask
 from tilecam.vision.context import references_from_board
 from tilecam.vision.locate import BoardLocation, locate_board
-from tilecam.vision.warp import CELL_PX, CONTEXT_PX, cut_cells, warp_board
+from tilecam.vision.warp import cut_cells, warp_board
 
 
 SURE_LETTER = 0.9     # a letter read at least this surely is taken as upright
-#: The point value's window: from this share of the square to that one in from its bottom-right corner (the letter
-#: stands a little up and left of the middle, the value in the corner below it on every set we know), …
-VALUE_WINDOW = (0.10, 0.27)
-#: … which holds this many times the ink of each other corner's window where the value is seen (held-out renders:
-#: 89 % of upright letters, 0.5 % put in another corner; ScrabScrap's photos: 70 % and 3 %).
-VALUE_RATIO = 1.5
 #: With as many letters read surely, another turn is taken only when its whole reading is this much more probable
 #: (log-probability, nats): half a nat, so that a board with no letter in sight keeps the camera's turn.
 TURN_MARGIN = 0.5
@@ -38,7 +31,6 @@ class Orientation:
     scores: tuple[float, ...]     # per turn: log-probability of the reading (each square's best class)
     sure: tuple[int, ...]         # per turn: tile squares read as a letter at SURE_LETTER or more
     tiles: int                    # squares read as a tile (a letter or a blank) unturned
-    values: tuple[int, ...] = (0, 0, 0, 0)   # per turn: tile squares whose point value is seen bottom right
 
 
 def upright_turn(crops: np.ndarray, refs: np.ndarray, probs: np.ndarray, classifier: TileClassifier,
@@ -59,12 +51,11 @@ def upright_turn(crops: np.ndarray, refs: np.ndarray, probs: np.ndarray, classif
     letter = letter_mask(classes)
     scores = [float(np.log(p.max(axis=1) + 1e-9).sum()) for p in reads]
     sure = [int((p[tile][:, letter].max(axis=1) >= SURE_LETTER).sum()) for p in reads]
-    values = [int(values_bottom_right(np.rot90(crops[tile], k, axes=(1, 2))).sum()) for k in range(4)]
     # letters read surely decide (an upright letter is; one lying sideways seldom is, and may even read as a bare
     # square); between turns with as many, the more probable reading
     best = max(range(4), key=lambda k: (sure[k], scores[k]))
     rotation = best if best and (sure[best] > sure[0] or scores[best] > scores[0] + TURN_MARGIN) else 0
-    return Orientation(rotation, tuple(scores), tuple(sure), int(tile.sum()), tuple(values))
+    return Orientation(rotation, tuple(scores), tuple(sure), int(tile.sum()))
 
 
 def find_orientation(image: np.ndarray, classifier: TileClassifier, tileset="english",
@@ -78,23 +69,6 @@ def find_orientation(image: np.ndarray, classifier: TileClassifier, tileset="eng
     letters = letters_of(tileset)
     probs = classifier.probabilities(crops, refs, letters)
     return upright_turn(crops, refs, probs, classifier, letters)
-
-
-def values_bottom_right(crops: np.ndarray) -> np.ndarray:
-    """For each tile crop (``cut_cells``'), whether its point value is seen in the bottom-right corner: that corner's
-    window (``VALUE_WINDOW``) holds ``VALUE_RATIO`` times the ink of each other corner's and a fiftieth of the
-    square's. Ink is darkness below the face (the square's 75th percentile of light)."""
-    if not len(crops):
-        return np.zeros(0, bool)
-    c = CONTEXT_PX
-    cells = crops[:, c:c + CELL_PX, c:c + CELL_PX].astype(np.float32) @ np.float32([0.114, 0.587, 0.299])
-    face = np.percentile(cells.reshape(len(cells), -1), 75, axis=1)
-    dark = np.clip(face[:, None, None] - cells, 0, None)
-    a, b = (round(share * CELL_PX) for share in VALUE_WINDOW)
-    near, far = slice(a, b), slice(CELL_PX - b, CELL_PX - a)
-    ink = np.stack([dark[:, far, far].sum((1, 2)), dark[:, far, near].sum((1, 2)),
-                    dark[:, near, near].sum((1, 2)), dark[:, near, far].sum((1, 2))], axis=1)
-    return (ink[:, 0] >= VALUE_RATIO * ink[:, 1:].max(axis=1)) & (ink[:, 0] > 0.02 * dark.sum((1, 2)))
 
 
 def best_rotation(image: np.ndarray, classifier: TileClassifier, tileset="english",
