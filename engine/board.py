@@ -17,6 +17,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from dataclasses import dataclass
 from typing import Iterator
@@ -26,6 +27,32 @@ from .layout import Layout
 
 EMPTY = "."
 UNKNOWN = "?"
+
+
+def fast_init(cls: type) -> type:
+    """Give a frozen, slotted dataclass an ``__init__`` (same signature, defaults and ``__post_init__``) that sets
+    each slot through its descriptor instead of ``object.__setattr__``, which builds and slices an argument tuple
+    per field: for the engine's values made once per play, word or event. Apply it above ``@dataclass``."""
+    names, params = [], []
+    ns: dict[str, object] = {}
+    for f in dataclasses.fields(cls):
+        if not f.init or f.default_factory is not dataclasses.MISSING:
+            raise TypeError(f"{cls.__name__}.{f.name}: fast_init takes plain fields with plain defaults")
+        names.append(f.name)
+        ns[f"_set_{f.name}"] = cls.__dict__[f.name].__set__
+        if f.default is dataclasses.MISSING:
+            params.append(f.name)
+        else:
+            ns[f"_default_{f.name}"] = f.default
+            params.append(f"{f.name}=_default_{f.name}")
+    lines = [f"def __init__(self, {', '.join(params)}):"] + [f"    _set_{n}(self, {n})" for n in names]
+    if hasattr(cls, "__post_init__"):
+        lines.append("    self.__post_init__()")
+    exec("\n".join(lines), ns)
+    init = ns["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"  # type: ignore[attr-defined]
+    cls.__init__ = init  # type: ignore[misc]
+    return cls
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +137,18 @@ class Board:
             letter = UNKNOWN if tile.is_blank else tile.letter  # its rack letter
             counts[letter] = counts.get(letter, 0) + 1
         self._cells[i] = tile
+
+    def place(self, squares: list[tuple[int, int, Tile]]) -> None:
+        """Put tiles on empty squares, ``[(row, col, tile)]`` (a play's new tiles): ``board[row, col] = tile`` for
+        each, in one call."""
+        size, cells, counts = self.size, self._cells, self._counts
+        for row, col, tile in squares:
+            if tile is None or not (0 <= row < size and 0 <= col < size) or cells[row * size + col] is not None:
+                self[row, col] = tile  # the general path: bounds checked, an old tile's count taken off
+                continue
+            letter = UNKNOWN if tile.is_blank else tile.letter
+            counts[letter] = counts.get(letter, 0) + 1
+            cells[row * size + col] = tile
 
     @property
     def cells(self) -> list[Tile | None]:

@@ -29,11 +29,12 @@ from collections import Counter
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Mapping, Sequence
 
-from .board import Board
+from .board import Board, fast_init
 from .errors import IllegalMove, PhonyWord
+from .coords import format_coord
 from .move import Placement
 from .rules import Rules
-from .scoring import ScoredPlay
+from .scoring import ScoredPlay, score
 from .tiles import TileSet
 from .variant_scoring import score_play
 from .variants import magical_word_bonus
@@ -51,6 +52,7 @@ EVENT_KINDS = (
     "card",             # Harry Potter: a card's effect on the player's play (``word``: the card's name)
     "magical_word",     # Harry Potter: the Magical Word bonus (``word``: the word, ``count``: its length)
 )
+_EVENT_KIND_SET = frozenset(EVENT_KINDS)
 AFTER_PLAY_KINDS = ("card", "magical_word")  # events that belong to the play before them, in the same turn
 TURN_KINDS = ("play", "pass", "exchange", "lose_turn")
 
@@ -62,6 +64,7 @@ def _set_counts(tileset: str) -> dict[str, int]:
     return dict(TileSet.load(tileset).bag())
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Event:
     """One thing that happened, with the score change and the player's total after it (the store's record).
@@ -85,7 +88,7 @@ class Event:
     note: str = ""
 
     def __post_init__(self) -> None:
-        if self.kind not in EVENT_KINDS:
+        if self.kind not in _EVENT_KIND_SET:
             raise IllegalMove(f"unknown event kind {self.kind!r}")
 
     @property
@@ -111,6 +114,14 @@ class Event:
 
 @dataclass(slots=True)
 class _State:
+    """One state of the game (the current one, or one kept for undo/redo).
+
+    The history is not copied from state to state: the states of a game share one append-only ``log`` and each
+    reads its first ``length`` events; ``play_info`` is shared with it. A state that records an event where the
+    log already goes on (after an undo) first takes its own copy of both, so the states still on the redo stack
+    keep theirs.
+    """
+
     board: Board
     scores: list[int]
     turn: int
@@ -118,15 +129,45 @@ class _State:
     rack_counts: list[int]
     scoreless_turns: int
     passes: int
-    history: list[Event]
+    log: list[Event]
+    length: int  # this state's history is log[:length]
     play_info: dict[int, tuple[int, int, int]]  # history index of a play -> (drawn, scoreless before, passes before)
     skip: list[int]
     ended: bool
 
+    @property
+    def history(self) -> list[Event]:
+        return self.log[:self.length]
+
+    @property
+    def last(self) -> Event | None:
+        return self.log[self.length - 1] if self.length else None
+
+    def record(self, event: Event) -> int:
+        """Append ``event`` to this state's history; returns its index."""
+        if len(self.log) != self.length:  # the log goes on in a state undone (or one that failed): branch off
+            self.log = self.log[:self.length]
+            self.play_info = dict(self.play_info)
+        self.log.append(event)
+        self.length += 1
+        return self.length - 1
+
     def copy(self) -> "_State":
+        """A working copy: its own board and counts, the log and play_info shared (see the class)."""
         return _State(self.board.copy(), list(self.scores), self.turn, self.bag_count, list(self.rack_counts),
-                      self.scoreless_turns, self.passes, list(self.history), dict(self.play_info),
+                      self.scoreless_turns, self.passes, self.log, self.length, self.play_info,
                       list(self.skip), self.ended)
+
+    def detached(self, memo: dict[int, Any]) -> "_State":
+        """A copy sharing nothing with this game's states (``memo``: the log and play_info copies made so far,
+        so that the copied states share them with each other as the originals do)."""
+        other = self.copy()
+        for name in ("log", "play_info"):
+            shared = getattr(self, name)
+            if id(shared) not in memo:
+                memo[id(shared)] = (shared, type(shared)(shared))  # the original kept alive while its id is in use
+            setattr(other, name, memo[id(shared)][1])
+        return other
 
 
 class Game:
@@ -142,7 +183,7 @@ class Game:
         tiles = self.rules.tiles
         drawn = [min(self.rules.rack_size, max(0, tiles.total - i * self.rules.rack_size)) for i in range(n)]
         self._s = _State(Board(self.rules.board_layout), [0] * n, 0, tiles.total - sum(drawn), drawn,
-                         0, 0, [], {}, [], False)
+                         0, 0, [], 0, {}, [], False)
         self._undo: list[_State] = []
         self._redo: list[_State] = []
 
@@ -150,7 +191,7 @@ class Game:
     board = property(lambda self: self._s.board)
     scores = property(lambda self: list(self._s.scores))
     turn = property(lambda self: self._s.turn, doc="index of the player to move")
-    history = property(lambda self: list(self._s.history))
+    history = property(lambda self: self._s.history)  # a new list each time
     bag_count = property(lambda self: self._s.bag_count, doc="tiles in the bag (known without seeing racks)")
     rack_counts = property(lambda self: list(self._s.rack_counts), doc="tiles on each rack")
     scoreless_turns = property(lambda self: self._s.scoreless_turns)
@@ -167,7 +208,7 @@ class Game:
         s, r = self._s, self.rules
         if r.target_score is not None and max(s.scores) >= r.target_score:
             return "target"
-        if s.bag_count == 0 and 0 in s.rack_counts and s.history and s.history[-1].kind == "play":
+        if s.bag_count == 0 and 0 in s.rack_counts and s.length and s.log[s.length - 1].kind == "play":
             return "out"
         if r.max_scoreless_turns and s.scoreless_turns >= r.max_scoreless_turns:
             return "scoreless"
@@ -217,9 +258,10 @@ class Game:
         """An independent copy (undo and redo stacks included) to try commands on."""
         other = Game.__new__(Game)
         other.rules, other.players, other.lexicon = self.rules, list(self.players), self.lexicon
-        other._s = self._s.copy()
-        other._undo = [s.copy() for s in self._undo]
-        other._redo = [s.copy() for s in self._redo]
+        memo: dict[int, Any] = {}
+        other._s = self._s.detached(memo)
+        other._undo = [s.detached(memo) for s in self._undo]
+        other._redo = [s.detached(memo) for s in self._redo]
         return other
 
     def score_play(self, placement: Placement) -> ScoredPlay:
@@ -275,38 +317,54 @@ class Game:
             s.turn = (s.turn + 1) % len(self.players)
 
     def _record(self, s: _State, event: Event) -> Event:
-        s.history.append(event)
+        s.record(event)
         return event
 
     def play(self, placement: Placement, rack: str = "", player: int | None = None, note: str = "") -> Event:
         """Play tiles: legality and score checked here; under the void rule (with a lexicon) phonies are refused."""
         p = self._check_turn(player)
-        s = self._begin()
-        scored = score_play(s.board, placement, self.rules)
-        n = placement.tile_count
+        s = self._s.copy()  # self._begin()
+        rules = self.rules
+        board = s.board
+        scored = score_play(board, placement, rules) if rules.blanks_score_letter else score(board, placement, rules)
+        # placement.rack_letters(), .new_tiles() and .gcg()'s word in one pass over its squares
+        row, col, across = placement.row, placement.col, placement.across
+        played, new_tiles, chars = [], [], []
+        for i, tile in enumerate(placement.tiles):
+            if tile is None:
+                chars.append(".")
+                continue
+            letter = tile.letter
+            if tile.is_blank:
+                played.append("?")
+                chars.append(letter.lower())
+            else:
+                played.append(letter)
+                chars.append(letter)
+            new_tiles.append((row, col + i, tile) if across else (row + i, col, tile))
+        in_set = _set_counts(rules.tileset)  # only the letters played are checked
+        n = len(played)  # placement.tile_count
         if n > s.rack_counts[p]:
             raise IllegalMove(f"{placement}: {self.players[p]} has only {s.rack_counts[p]} tiles")
-        in_set, played = _set_counts(self.rules.tileset), placement.rack_letters()  # only the letters played
-        short = [ch for ch in set(played) if played.count(ch) > in_set.get(ch, 0) - s.board.count(ch)]
+        on_board = s.board._counts  # Board.count(ch) without a call per letter
+        short = [ch for ch in set(played) if played.count(ch) > in_set.get(ch, 0) - on_board.get(ch, 0)]
         if short:
             raise IllegalMove(f"{placement}: no {', '.join(sorted(short))} left unseen (the set holds no more)")
-        if self.rules.challenge == "void" and self.lexicon is not None:
+        if rules.challenge == "void" and self.lexicon is not None:
             phonies = [w.word.upper() for w in scored.words if not self.is_word(w.word)]
             if phonies:
                 raise PhonyWord(phonies)
-        for r, c, tile in placement.new_tiles():
-            s.board[r, c] = tile
+        board.place(new_tiles)
         drawn = min(n, s.bag_count)
-        s.play_info[len(s.history)] = (drawn, s.scoreless_turns, s.passes)
+        info = (drawn, s.scoreless_turns, s.passes)
         s.bag_count -= drawn
         s.rack_counts[p] += drawn - n
         s.scores[p] += scored.score
         s.scoreless_turns = 0 if scored.score else s.scoreless_turns + 1
         s.passes = 0
-        position, word = placement.gcg()
-        event = Event("play", p, scored.score, s.scores[p], rack, position, word,
-                      words=tuple(w.word for w in scored.words), breakdown=scored.breakdown, note=note)
-        self._record(s, event)
+        event = Event("play", p, scored.score, s.scores[p], rack, format_coord(row, col, across), "".join(chars),
+                      words=tuple([w.word for w in scored.words]), breakdown=scored.breakdown, note=note)
+        s.play_info[s.record(event)] = info  # after record: it may give s its own play_info
         self._advance(s)
         self._commit(s)
         return event
@@ -341,16 +399,16 @@ class Game:
 
     # --- challenges -------------------------------------------------------------------------------------------
     def _last_play(self) -> tuple[int, Event]:
-        h = self._s.history
-        if not h or h[-1].kind != "play":
+        last = self._s.last
+        if last is None or last.kind != "play":
             raise IllegalMove("there is no play to challenge or withdraw (it must be the last event)")
-        return len(h) - 1, h[-1]
+        return self._s.length - 1, last
 
     def withdraw(self, note: str = "") -> Event:
         """Take back the last play (a phony challenged off, or withdrawn): tiles off, score off, turn still lost."""
         index, last = self._last_play()
         s = self._begin()
-        drawn, scoreless_before, _passes = s.play_info.pop(index)
+        drawn, scoreless_before, _passes = s.play_info[index]  # kept (shared with the states before)
         for r, c, _tile in last.placement.new_tiles():
             s.board[r, c] = None
         n = last.placement.tile_count
@@ -427,8 +485,8 @@ class Game:
     # --- Harry Potter edition: cards and Magical Words -----------------------------------------------------------
     def _turn_play(self, player: int | None) -> tuple[int, Event]:
         """The play this turn's after-play events belong to: the last turn event, which must be a play."""
-        h = self._s.history
-        i = len(h) - 1
+        h = self._s.log
+        i = self._s.length - 1
         while i >= 0 and h[i].kind in AFTER_PLAY_KINDS:
             i -= 1
         if i < 0 or h[i].kind != "play" or (player is not None and h[i].player != player):

@@ -17,13 +17,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
-from .board import Board, Tile
+from .board import _CHAR_TILES, UNKNOWN, Board, Tile, fast_init
 from .coords import format_coord, parse_coord
 from .errors import BoardTextError, IllegalPlacement
 
 PLAYED_THROUGH = "."
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Placement:
     """Tiles in one line; ``across`` True = left to right along a row, False = down a column."""
@@ -63,15 +64,16 @@ class Placement:
 
     @property
     def tile_count(self) -> int:
-        return len(self.tiles) - self.tiles.count(None)
+        return len([t for t in self.tiles if t is not None])  # not tiles.count(None): that calls Tile.__eq__
 
     def rack_letters(self) -> str:
         """The tiles taken from the rack, blanks as ``"?"`` (``"CRAA?ED"`` for ``CRAAlED``)."""
-        return "".join([t.rack_letter for t in self.tiles if t is not None])
+        return "".join([UNKNOWN if t.is_blank else t.letter for t in self.tiles if t is not None])
 
     def gcg(self, lettered_rows: bool = False) -> tuple[str, str]:
         """``(coordinate, word)`` with ``.`` for played-through squares."""
-        word = "".join([PLAYED_THROUGH if t is None else str(t) for t in self.tiles])
+        word = "".join([PLAYED_THROUGH if t is None else t.letter.lower() if t.is_blank else t.letter
+                        for t in self.tiles])
         return format_coord(self.row, self.col, self.across, lettered_rows), word
 
     def __str__(self) -> str:
@@ -89,24 +91,28 @@ class Placement:
         if not word:
             raise IllegalPlacement(f"{coord}: empty word")
         size = board.size if board is not None else 0
-        cells = board.cells if board is not None else ()
+        cells = board._cells if board is not None else ()
         last = len(word) - 1
         inside = row + (0 if across else last) < size and col + (last if across else 0) < size  # all on the board
-        start, step = row * size + col, 1 if across else size  # the squares in the flat list
+        if inside:  # what the board holds under the word, one slice of the flat list
+            start, step = row * size + col, 1 if across else size
+            line = cells[start:start + last * step + 1:step]
+        elif board is None:
+            line = [None] * len(word)
+        else:
+            line = [cells[r * size + c] if 0 <= r < size and 0 <= c < size else None
+                    for r, c in (((row, col + i) if across else (row + i, col)) for i in range(len(word)))]
         tiles: list[Tile | None] = []
-        for i, ch in enumerate(word):
-            if inside:
-                on_board = cells[start + i * step]
-            else:
-                r, c = (row, col + i) if across else (row + i, col)
-                on_board = cells[r * size + c] if 0 <= r < size and 0 <= c < size else None
+        for ch, on_board in zip(word, line):
             if ch == PLAYED_THROUGH:
                 tiles.append(None)
                 continue
-            try:
-                tile = Tile.from_char(ch)
-            except BoardTextError:
-                raise IllegalPlacement(f"{coord} {word}: not a tile character: {ch!r}") from None
+            tile = _CHAR_TILES.get(ch)
+            if tile is None:
+                try:
+                    tile = Tile.from_char(ch)
+                except BoardTextError:
+                    raise IllegalPlacement(f"{coord} {word}: not a tile character: {ch!r}") from None
             if on_board is not None:
                 if on_board.letter != tile.letter:
                     raise IllegalPlacement(

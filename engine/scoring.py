@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from .board import Board, Tile
+from .board import Board, Tile, fast_init
 from .errors import IllegalPlacement
 from .layout import Layout
 from .legality import FormedWord, check
@@ -35,6 +35,7 @@ def _values(tileset: str) -> dict[str, int]:
     return TileSet.load(tileset).value_map()
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class WordScore:
     """One word's score: ``word`` (blanks lower case), its squares, score, and a human-readable ``breakdown``.
@@ -68,6 +69,7 @@ class WordScore:
         return text + f"; ×{self.word_multiplier} = {self.score}" if self.word_multiplier > 1 else text
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ScoredPlay:
     """A play's score = sum of its words' scores + ``bingo`` (the bonus, 0 when none)."""
@@ -108,30 +110,41 @@ def score_word(board: Board, word: FormedWord, values: dict[str, int]) -> WordSc
 def _score_word(word: FormedWord, values: dict[str, int], letter_mults: tuple[int, ...],
                 word_mults: tuple[int, ...], size: int) -> WordScore:
     index, step = word.row * size + word.col, (1 if word.across else size)  # squares in the flat tables
-    letter_scores, multipliers, word_mult = [], [], 1
+    letter_scores, multipliers, letters, word_mult = [], [], [], 1
     for tile, new in zip(word.tiles, word.new):
-        face = 0 if tile.is_blank else values[tile.letter]
+        letter = tile.letter
+        if tile.is_blank:
+            face, letter = 0, letter.lower()
+        else:
+            face = values[letter]
+        letters.append(letter)
         if new:
             lm = letter_mults[index]
             word_mult *= word_mults[index]
-            letter_scores.append(face * lm)
-            multipliers.append(lm)
+            face *= lm
         else:
-            letter_scores.append(face)
-            multipliers.append(1)
+            lm = 1
+        letter_scores.append(face)
+        multipliers.append(lm)
         index += step
-    return WordScore(word.text, word, sum(letter_scores) * word_mult, tuple(letter_scores), word_mult, tuple(multipliers))
+    return WordScore("".join(letters), word, sum(letter_scores) * word_mult, tuple(letter_scores), word_mult,
+                     tuple(multipliers))
 
 
 def score(board: Board, placement: Placement, rules: Rules | None = None) -> ScoredPlay:
     """Score ``placement`` on ``board`` (before it is placed). Checks legality (``IllegalPlacement``) first."""
     rules = rules or _DEFAULT_RULES
     values = _values(rules.tileset)
+    placed = 0
     for tile in placement.tiles:
-        if tile is not None and tile.letter not in values:
-            raise IllegalPlacement(f"{placement}: the letter {tile.letter} is not in the {rules.tiles.name} tile set")
+        if tile is not None:
+            placed += 1
+            if tile.letter not in values:
+                raise IllegalPlacement(f"{placement}: the letter {tile.letter} is not in the {rules.tiles.name} "
+                                       "tile set")
     letter_mults, word_mults = _multipliers(board.layout)  # once per play, not per word
     size = board.size
     words = tuple([_score_word(w, values, letter_mults, word_mults, size) for w in check(board, placement)])
-    bingo = rules.bingo_bonus if placement.tile_count in rules.bingo_tile_counts else 0
+    sizes = rules.bingo_sizes
+    bingo = rules.bingo_bonus if (placed == rules.rack_size if sizes is None else placed in sizes) else 0
     return ScoredPlay(sum([w.score for w in words]) + bingo, words, bingo)
