@@ -9,7 +9,7 @@ import importlib
 BENCHES = {
     "engine": "tilecam.engine.bench",
     "vision": "tilecam.models.bench_vision",
-    "moves": "tilecam.vision.bench_moves",
+    "moves": "tilecam.firmware.bench_moves",
     "device": "tilecam.firmware.bench",
     "web": "tilecam.web.bench",
     "synth": "tilecam.models.synth_bench",
