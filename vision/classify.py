@@ -116,9 +116,6 @@ class TileClassifier:
             out /= std[:, None, None]
         return out
 
-    def logits(self, crops: np.ndarray) -> np.ndarray:
-        return self.session.run([self.spec.output_name], {self.spec.input_name: self.preprocess(crops)})[0]
-
     @property
     def uses_references(self) -> bool:
         return self.spec.reference_name is not None
