@@ -8,7 +8,7 @@ quarter turn, so the board's print cannot tell it; an empty board has no answer 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -31,6 +31,9 @@ class Orientation:
     scores: tuple[float, ...]     # per turn: log-probability of the reading (each square's best class)
     sure: tuple[int, ...]         # per turn: tile squares read as a letter at SURE_LETTER or more
     tiles: int                    # squares read as a tile (a letter or a blank) unturned
+    #: the model's (logits, embedding) of each crop turned one, two and three quarters (crops in their squares'
+    #: unturned order), so that the reading in the turn chosen need not be classified again
+    turned: tuple = field(default=(), repr=False, compare=False)
 
 
 def upright_turn(crops: np.ndarray, refs: np.ndarray, probs: np.ndarray, classifier: TileClassifier,
@@ -42,9 +45,9 @@ def upright_turn(crops: np.ndarray, refs: np.ndarray, probs: np.ndarray, classif
     beat the unturned one by ``TURN_MARGIN``. An empty board keeps rotation 0."""
     classes = list(classifier.classes)
     not_tile = [classes.index(EMPTY), classes.index(OCCLUDED)]
-    reads = [probs] + [classifier.probabilities(np.ascontiguousarray(np.rot90(crops, k, axes=(1, 2))),
-                                                np.ascontiguousarray(np.rot90(refs, k, axes=(1, 2))), letters)
-                       for k in (1, 2, 3)]
+    turned = tuple(classifier.run(np.ascontiguousarray(np.rot90(crops, k, axes=(1, 2))),
+                                  np.ascontiguousarray(np.rot90(refs, k, axes=(1, 2)))) for k in (1, 2, 3))
+    reads = [probs] + [classifier.calibrated(logits, letters) for logits, _ in turned]
     tile = np.zeros(len(probs), bool)
     for p in reads:
         tile |= p[:, not_tile].sum(axis=1) < 0.5
@@ -55,7 +58,7 @@ def upright_turn(crops: np.ndarray, refs: np.ndarray, probs: np.ndarray, classif
     # square); between turns with as many, the more probable reading
     best = max(range(4), key=lambda k: (sure[k], scores[k]))
     rotation = best if best and (sure[best] > sure[0] or scores[best] > scores[0] + TURN_MARGIN) else 0
-    return Orientation(rotation, tuple(scores), tuple(sure), int(tile.sum()))
+    return Orientation(rotation, tuple(scores), tuple(sure), int(tile.sum()), turned)
 
 
 def find_orientation(image: np.ndarray, classifier: TileClassifier, tileset="english",

@@ -132,7 +132,9 @@ def read_board(image: np.ndarray, classifier: TileClassifier, tileset="english",
             corners = rotate_corners(location.corners, turn)
             warped = np.ascontiguousarray(np.rot90(warped, turn))
             crops, refs = turn_squares(crops, turn), turn_squares(refs, turn)
-            logits, embedding = classifier.run(crops, refs)
+            # the turned crops were read by upright_turn already, in their unturned squares' order
+            order = np.rot90(np.arange(SIZE * SIZE).reshape(SIZE, SIZE), turn).reshape(-1)
+            logits, embedding = (None if a is None else a[order] for a in found.turned[turn - 1])
             probs = classifier.calibrated(logits if adapter is None else adapter(embedding, logits), letters)
     t3 = time.perf_counter()
     return reading_of(probs, classifier.classes, corners, warped, location, turn, embedding, refs, logits,
