@@ -18,7 +18,6 @@ the decoded still handed to the capture loop to the move stored.
 from __future__ import annotations
 
 import argparse
-import re
 import statistics
 import sys
 import time
@@ -27,10 +26,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tilecam.firmware.sources import IMAGE_SUFFIXES, FolderSource, Frame, natural_key
+from tilecam.firmware.sources import FolderSource, Frame
+from tilecam.vision.labelled import LABEL_SUFFIX, MOVE_PHOTO, PHOTO_SUFFIXES, LabelError, games_in
 
-PHOTO = re.compile(r"^(?P<game>[^_]+)_(?P<move>\d+)$")
-LABEL_SUFFIX = ".board.txt"
 
 
 class StillsError(ValueError):
@@ -50,37 +48,21 @@ class Game:
     empty: Path | None = None
 
 
-def read_label(path: Path) -> list[str]:
-    rows = [line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    if len(rows) != 15 or any(len(r) != 15 for r in rows):
-        raise StillsError(f"{path}: a label is 15 lines of 15 squares")
-    bad = sorted({ch for r in rows for ch in r if not (ch in ".?" or ch.isalpha())})
-    if bad:
-        raise StillsError(f"{path}: unknown squares {bad}")
-    return rows
-
-
 def find_games(folder: Path, empties: dict[str, Path] | None = None, only: Sequence[str] = ()) -> list[Game]:
-    """The games of ``folder`` (``G_MM`` photos with ``G_MM.board.txt`` labels), in natural order of ``G``."""
+    """The games of ``folder`` (``G_MM`` photos with ``G_MM.board.txt`` labels: ``vision.labelled.games_in``), in
+    natural order of ``G``; a ``G_MM`` photo without its label is an error (that move could not be judged)."""
     if not folder.is_dir():
         raise StillsError(f"no folder {folder}")
-    found: dict[str, list[tuple[int, Path]]] = {}
+    try:
+        found = games_in(folder)
+    except LabelError as exc:
+        raise StillsError(str(exc)) from exc
+    labelled = {photo.photo for photos in found.values() for photo in photos}
     for p in folder.iterdir():
-        m = PHOTO.match(p.stem)
-        if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES and m:
-            found.setdefault(m["game"], []).append((int(m["move"]), p))
-    games = []
-    for name in sorted(found, key=natural_key):
-        if only and name not in only:
-            continue
-        photos = [p for _, p in sorted(found[name])]
-        labels = []
-        for p in photos:
-            label = p.with_name(p.stem + LABEL_SUFFIX)
-            if not label.is_file():
-                raise StillsError(f"no label {label.name} for {p.name}")
-            labels.append(read_label(label))
-        games.append(Game(name, photos, labels, (empties or {}).get(name)))
+        if p.is_file() and p.suffix.lower() in PHOTO_SUFFIXES and MOVE_PHOTO.match(p.stem) and p not in labelled:
+            raise StillsError(f"no label {p.stem}{LABEL_SUFFIX} for {p.name}")
+    games = [Game(name, [p.photo for p in photos], [list(p.board) for p in photos], (empties or {}).get(name))
+             for name, photos in found.items() if not only or name in only]
     if not games:
         raise StillsError(f"no G_MM photos with G_MM{LABEL_SUFFIX} labels in {folder}")
     return games

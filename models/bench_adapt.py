@@ -10,9 +10,7 @@ are counted on moves 1–5 and 15–20 of each game, and on the moves after the 
 from __future__ import annotations
 
 import argparse
-import re
 import sys
-from collections import defaultdict
 from pathlib import Path
 
 import cv2
@@ -21,30 +19,11 @@ import numpy as np
 from tilecam.models.dataset import CLASS_INDEX, label_of
 from tilecam.vision.adapt import BoardProfile
 from tilecam.vision.classify import TileClassifier
-from tilecam.vision.context import references_from_empty_board
-from tilecam.vision.labelled import LabelledPhoto, best_turn, labelled_photos, turned
-from tilecam.vision.locate import locate_board
+from tilecam.vision.labelled import LabelledPhoto, best_turn, games_in, turned
+from tilecam.vision.profile import calibrate
 from tilecam.vision.read import read_board
-from tilecam.vision.warp import cut_cells, warp_board
 
-MOVE_NAME = re.compile(r"^(?P<game>[^_]+)_(?P<move>\d+)$")
 WAYS = ("single photo", "empty board", "learnt", "empty board + learnt")
-
-
-def games_of(folder: Path) -> dict[str, list[LabelledPhoto]]:
-    """The folder's photos by game, in move order (names ``G_MM``; others left out)."""
-    games: dict[str, list[tuple[int, LabelledPhoto]]] = defaultdict(list)
-    for photo in labelled_photos(folder):
-        m = MOVE_NAME.match(photo.name)
-        if m:
-            games[m["game"]].append((int(m["move"]), photo))
-    return {g: [p for _, p in sorted(moves, key=lambda t: t[0])] for g, moves in sorted(games.items())}
-
-
-def empty_references(photo: Path) -> np.ndarray:
-    """Each square's reference from a photo of the empty board (``tilecam calibrate``'s picture)."""
-    image = cv2.imread(str(photo))
-    return references_from_empty_board(cut_cells(warp_board(image, locate_board(image).corners)))
 
 
 def play_game(classifier: TileClassifier, photos: list[LabelledPhoto], references, learn: bool, learn_first: int,
@@ -76,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     classifier = TileClassifier.load(args.model, threads=args.threads)
     empty = dict(item.split("=", 1) for item in args.empty)
-    games = games_of(args.folder)
+    games = games_in(args.folder)
     if not games:
         print(f"no G_MM photos in {args.folder}", file=sys.stderr)
         return 2
@@ -87,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
         for game, photos in games.items():
             if calibrated and game not in empty:
                 continue
-            refs = empty_references(Path(empty[game])) if calibrated else None
+            refs = calibrate(cv2.imread(empty[game])).references if calibrated else None
             wrong = play_game(classifier, photos, refs, learn, args.learn_first, args.tiles)
             early, early_sq = early + sum(wrong[:5]), early_sq + 225 * len(wrong[:5])
             late, late_sq = late + sum(wrong[14:20]), late_sq + 225 * len(wrong[14:20])

@@ -130,3 +130,21 @@ def test_a_label_that_is_not_fifteen_by_fifteen_is_refused(tmp_path):
     bad.write_text("...\n" * 15, encoding="utf-8")
     with pytest.raises(LabelError, match="15 lines of 15"):
         read_label(bad)
+
+
+def test_photos_of_games_are_grouped_by_game_in_move_order_and_a_label_with_an_unknown_square_is_refused(tmp_path):
+    import cv2
+    import pytest
+
+    from tilecam.vision.labelled import LabelError, games_in
+
+    board = "\n".join(["." * 15] * 15)
+    for name in ("10_02", "10_01", "2_10", "2_9", "notes"):
+        cv2.imwrite(str(tmp_path / f"{name}.jpg"), np.zeros((8, 8, 3), np.uint8))
+        (tmp_path / f"{name}.board.txt").write_text(board, encoding="utf-8")
+    games = games_in(tmp_path)
+    assert list(games) == ["2", "10"]
+    assert [p.name for p in games["2"]] == ["2_9", "2_10"] and [p.name for p in games["10"]] == ["10_01", "10_02"]
+    (tmp_path / "2_9.board.txt").write_text(board.replace(".", "%", 1), encoding="utf-8")
+    with pytest.raises(LabelError, match="unknown squares"):
+        games_in(tmp_path)

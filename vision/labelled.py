@@ -8,17 +8,21 @@ the photos themselves stay where their owners keep them.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png")
+PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")   # what OpenCV reads
 LABEL_SUFFIX = ".board.txt"
+#: A photo of one move of a game: ``G_MM`` (game G, move MM).
+MOVE_PHOTO = re.compile(r"^(?P<game>[^_]+)_(?P<move>\d+)$")
 
 
 class LabelError(ValueError):
-    """A ``NAME.board.txt`` that is not 15 lines of 15 squares."""
+    """A ``NAME.board.txt`` that is not 15 lines of 15 squares, or holds a square that is none of ``.``, ``?``
+    and a letter."""
 
 
 @dataclass(frozen=True)
@@ -38,6 +42,9 @@ def read_label(path: Path, size: int = 15) -> tuple[str, ...]:
     rows = [line.rstrip("\r") for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     if len(rows) != size or any(len(r) != size for r in rows):
         raise LabelError(f"{path}: expected {size} lines of {size} squares, got {[len(r) for r in rows]}")
+    bad = sorted({ch for r in rows for ch in r if not (ch in ".?" or ch.isalpha())})
+    if bad:
+        raise LabelError(f"{path}: unknown squares {bad}")
     return tuple(blank_as_unknown(r) for r in rows)
 
 
@@ -53,6 +60,18 @@ def labelled_photos(folder: Path) -> list[LabelledPhoto]:
         if photo is not None:
             out.append(LabelledPhoto(name, photo, read_label(label)))
     return out
+
+
+def games_in(folder: Path) -> dict[str, list[LabelledPhoto]]:
+    """The folder's labelled photos of games by game (names ``G_MM``, ``MOVE_PHOTO``; others left out), each game's
+    in move order, the games in natural order (2 before 10)."""
+    games: dict[str, list[tuple[int, LabelledPhoto]]] = {}
+    for photo in labelled_photos(folder):
+        m = MOVE_PHOTO.match(photo.name)
+        if m:
+            games.setdefault(m["game"], []).append((int(m["move"]), photo))
+    order = sorted(games, key=lambda g: [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", g)])
+    return {g: [p for _, p in sorted(games[g], key=lambda t: t[0])] for g in order}
 
 
 def as_array(board) -> np.ndarray:
