@@ -173,7 +173,7 @@ def label_turn(crops: np.ndarray, labels: np.ndarray) -> tuple[int, float]:
     return k, fits[k]
 
 
-def upright_turn(crops: np.ndarray, labels: np.ndarray, classify) -> int:
+def labelled_letters_turn(crops: np.ndarray, labels: np.ndarray, classify) -> int:
     """The quarter turns (of each crop, as ``np.rot90``) that stand a board's letters up: the turn under which
     ``classify`` (crops, references → probabilities) gives the labelled letters the most likelihood."""
     letter = np.array([len(CLASSES[i]) == 1 and CLASSES[i].isalpha() for i in labels])

@@ -25,7 +25,7 @@ import numpy as np
 
 from tilecam.models.dataset import CLASSES
 from tilecam.models.reader_data import (EMPTY, MIN_LABEL_FIT, Examples, describe, label_turn, located_boards,
-                                        real_examples, synthetic_examples, tile_crop_examples, upright_turn)
+                                        labelled_letters_turn, real_examples, synthetic_examples, tile_crop_examples)
 from tilecam.vision.warp import CROP_PX
 
 #: Channels of the four blocks, as the crops-only model it grew from (``--init``): about 5.7 M multiply-adds a
@@ -306,7 +306,7 @@ def main(argv: list[str] | None = None) -> int:
                       flush=True)
                 continue
             y = np.rot90(y.reshape(15, 15), k).reshape(-1)
-            boards.append((c, y, upright_turn(c, y, upright.probabilities)))
+            boards.append((c, y, labelled_letters_turn(c, y, upright.probabilities)))
         if folder.name in args.calibrate_on:
             held, kept = boards, []
         else:       # every CALIBRATION_EVERY-th board of each folder is held back to calibrate on, never trained on
