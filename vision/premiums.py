@@ -12,6 +12,8 @@ cell's size. A tile or a hand on the square hides it; it is skipped.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 
@@ -20,11 +22,17 @@ REACH = 0.4             # the window reaches this far (in squares) beyond the ce
 MIN_APART = 24.0        # L1 Lab distance a kind's typical colour must keep from the plain squares' to be measured
 #: Without a grid: pixels this saturated and bright (HSV, 0-255) may be a premium square's print, …
 BLOB_SATURATION, BLOB_VALUE = 50, 90
-#: … a patch whose box holds more ink than this (pixels outside it and much darker than it) is a tile, not a
-#: premium: a wooden tile is as saturated as a premium square but carries its letter (0.34-1.0 measured on racks,
-#: 0.0-0.08 on a white board's premiums).
+#: … a patch with more ink than this (``box_ink``: pixels in its box outside it and much darker than it) is a tile,
+#: not a premium: a wooden tile is as saturated as a premium square but carries its letter (0.34-1.0 measured on
+#: racks, 0.0-0.08 on a white board's premiums).
 BLOB_INK = 0.2
 BLOB_LINK = 5.5         # premiums within this many squares of each other are one board's (the layout's gaps: ≤ 4)
+#: A coloured board's premium square differs from the median colour around it (``LOCAL_SQUARES`` of the frame's
+#: longer side: about three of a board's squares where the board fills half of it) by this much in a* + b*
+#: (8-bit Lab); a plain square, a shadow or a grey frame by far less (measured 0-15).
+APART_CHROMA = 30
+LOCAL_SQUARES = 20
+BLOB_DARK = 60          # … and is not this dark (HSV value): a dark print's colour cast is no premium square
 
 
 def premium_centres(image: np.ndarray, corners: np.ndarray, kinds: np.ndarray
@@ -65,15 +73,37 @@ def premium_centres(image: np.ndarray, corners: np.ndarray, kinds: np.ndarray
     return points, np.array(found_cells, np.float32)
 
 
-def premium_hull(small: np.ndarray, min_side: float) -> np.ndarray | None:
+def saturated_patches(small: np.ndarray) -> np.ndarray:
+    """Pixels saturated and bright enough to be a premium square's print on a white or pale board (0/1 mask)."""
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    return ((hsv[..., 1] > BLOB_SATURATION) & (hsv[..., 2] > BLOB_VALUE)).astype(np.uint8)
+
+
+def colour_apart_patches(small: np.ndarray) -> np.ndarray:
+    """Pixels whose colour stands apart from their surroundings' (0/1 mask): on a coloured board (green, blue, a
+    club's yellow) every square is saturated, so :func:`saturated_patches` joins them all into one; its premium
+    squares are still islands of another colour among plain squares of the board's own (``APART_CHROMA`` from the
+    median of ``LOCAL_SQUARES`` squares around)."""
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
+    window = int(max(small.shape[:2]) / LOCAL_SQUARES) | 1
+    apart = cv2.absdiff(lab, cv2.medianBlur(lab, window))
+    chroma = apart[..., 1].astype(np.int16) + apart[..., 2]
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    return ((chroma > APART_CHROMA) & (hsv[..., 1] > BLOB_SATURATION) & (hsv[..., 2] > BLOB_DARK)).astype(np.uint8)
+
+
+def premium_hull(small: np.ndarray, min_side: float, mask: np.ndarray | None = None,
+                 ink: Callable[[np.ndarray, np.ndarray], float] | None = None) -> np.ndarray | None:
     """Convex hull (image px of ``small``, a downscaled BGR frame) of the premium squares seen without a grid, or
     None. The layout puts premiums on every edge of the board from corner to corner, so their hull is the playing
-    grid (a corner hidden by a hand cuts one corner of it). Patches of saturated colour about a square's size
-    (``min_side`` px at least), solid, without ink inside, and linked to each other within ``BLOB_LINK`` squares;
-    the largest such group is the board's. For a white board on a pale table under glare, whose outline and grid
-    lines are gone but whose coloured squares are not."""
-    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-    mask = ((hsv[..., 1] > BLOB_SATURATION) & (hsv[..., 2] > BLOB_VALUE)).astype(np.uint8)
+    grid (a corner hidden by a hand cuts one corner of it). Patches of ``mask`` (default
+    :func:`saturated_patches`) about a square's size (``min_side`` px at least), solid, without ink inside, and
+    linked to each other within ``BLOB_LINK`` squares; the largest such group is the board's. For a white board on
+    a pale table under glare, whose outline and grid lines are gone but whose coloured squares are not, and (with
+    :func:`colour_apart_patches` and ``ink=``:func:`hole_ink`) a coloured board whose outline is lost among the
+    things around it. ``ink`` (default :func:`box_ink`) measures a patch's ink (``BLOB_INK``)."""
+    mask = saturated_patches(small) if mask is None else mask
+    ink = box_ink if ink is None else ink
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=4)
     largest = (max(small.shape[:2]) / 10) ** 2
@@ -82,8 +112,7 @@ def premium_hull(small: np.ndarray, min_side: float) -> np.ndarray | None:
         x, y, w, h, area = stats[i]
         if not 0.3 * min_side ** 2 <= area <= largest or area < 0.45 * w * h or max(w, h) > 2.5 * min(w, h):
             continue
-        box, inside = gray[y:y + h, x:x + w], labels[y:y + h, x:x + w] == i
-        if (~inside).any() and (box[~inside] < np.median(box[inside]) - 40).mean() > BLOB_INK:
+        if ink(gray[y:y + h, x:x + w], labels[y:y + h, x:x + w] == i) > BLOB_INK:
             continue
         patches.append(i)
     if len(patches) < 8:
@@ -96,6 +125,23 @@ def premium_hull(small: np.ndarray, min_side: float) -> np.ndarray | None:
         return None
     ys, xs = np.nonzero(np.isin(labels, [patches[k] for k in group]))
     return cv2.convexHull(np.stack([xs, ys], axis=1).astype(np.int32))
+
+
+def box_ink(box: np.ndarray, inside: np.ndarray) -> float:
+    """Share of the pixels in a patch's box, outside the patch, much darker than it: on a pale board only a tile's
+    letter is."""
+    outside = ~inside
+    return float((box[outside] < np.median(box[inside]) - 40).mean()) if outside.any() else 0.0
+
+
+def hole_ink(box: np.ndarray, inside: np.ndarray) -> float:
+    """Share of a patch's outline (its holes filled) taken by holes much darker than the patch: a tile's letter. The
+    holes, not the whole box: round a premium on a dark board the board itself is darker."""
+    contours, _ = cv2.findContours(inside.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros(inside.shape, np.uint8)
+    cv2.drawContours(filled, contours, -1, 1, -1)
+    holes = (filled > 0) & ~inside
+    return float((box[holes] < np.median(box[inside]) - 40).sum() / max(int(filled.sum()), 1))
 
 
 def _largest_group(points: np.ndarray, link: float) -> list[int]:
