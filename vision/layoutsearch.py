@@ -49,17 +49,31 @@ def _scores(lab: np.ndarray, edges: np.ndarray, kinds: np.ndarray) -> np.ndarray
     return between / within
 
 
+def _rectified_lab(image: np.ndarray, corners: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(lab, h)``: the picture around the grid ``corners`` rectified with a margin of ``REACH`` squares, ``CELL``
+    px a square, blurred over about half a square (so one sample stands for a square's middle), and the
+    homography from the image to it."""
+    span = size + 2 * REACH
+    dst = (np.array([[0, 0], [size, 0], [size, size], [0, size]], np.float32) + REACH) * CELL
+    h = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
+    picture = cv2.warpPerspective(image, h, (span * CELL, span * CELL), flags=cv2.INTER_AREA)
+    return cv2.GaussianBlur(cv2.cvtColor(picture, cv2.COLOR_BGR2LAB), (0, 0), CELL / 4).astype(np.float32), h
+
+
+def layout_fit(image: np.ndarray, corners: np.ndarray, kinds: np.ndarray) -> float:
+    """How well the squares' colours under the grid ``corners`` follow the layout ``kinds`` (the Fisher ratio of
+    :func:`search_layout`): near 0 for a grid a row off, where every kind mixes the colours of several."""
+    size = kinds.shape[0]
+    lab, _ = _rectified_lab(image, corners, size)
+    return float(_scores(lab, np.array([[0, 0, size, size]], np.float32), kinds)[0])
+
+
 def search_layout(image: np.ndarray, corners: np.ndarray, kinds: np.ndarray) -> np.ndarray:
     """The grid (TL, TR, BR, BL image corners) whose squares follow the layout ``kinds`` best, among those whose
     edges lie up to ``REACH`` squares in or out of ``corners``: whole squares first, then quarter squares around
     the best."""
     size = kinds.shape[0]
-    span = size + 2 * REACH
-    dst = (np.array([[0, 0], [size, 0], [size, size], [0, size]], np.float32) + REACH) * CELL
-    h = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
-    picture = cv2.warpPerspective(image, h, (span * CELL, span * CELL), flags=cv2.INTER_AREA)
-    # each square's middle: blurred over about half a square, so one sample stands for it
-    lab = cv2.GaussianBlur(cv2.cvtColor(picture, cv2.COLOR_BGR2LAB), (0, 0), CELL / 4).astype(np.float32)
+    lab, h = _rectified_lab(image, corners, size)
     best = np.array([0, 0, size, size], np.float32)
     for offsets in (np.arange(-REACH, REACH + 1), np.arange(-0.5, 0.75, 0.25)):   # whole squares, then quarters
         edges = _candidates(best, offsets.astype(np.float32), size)
@@ -69,4 +83,4 @@ def search_layout(image: np.ndarray, corners: np.ndarray, kinds: np.ndarray) -> 
     return cv2.perspectiveTransform(grid.reshape(-1, 1, 2), np.linalg.inv(h)).reshape(4, 2).astype(np.float32)
 
 
-__all__ = ["search_layout", "REACH"]
+__all__ = ["layout_fit", "search_layout", "REACH"]

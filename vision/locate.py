@@ -31,7 +31,7 @@ import cv2
 import numpy as np
 
 from tilecam.vision.gridfit import fit_grid, grid_corners
-from tilecam.vision.layoutsearch import search_layout
+from tilecam.vision.layoutsearch import layout_fit, search_layout
 from tilecam.vision.premiums import (board_lab, box_ink, colour_apart_patches, hole_ink, misfit, premium_centres,
                                      premium_hull, saturated_patches, square_colours)
 from tilecam.vision.warp import homography_to_rectified
@@ -44,6 +44,11 @@ PREMIUM_WEIGHT = 2.0
 #: finds few, and those half a square or more away)
 ON_CELLS = 0.1
 ENOUGH_PREMIUMS = 8      # … this many of them at least (fewer leave it in doubt: the grid may be squares off)
+#: Under a grid where the squares' colours follow the layout less than this (``layoutsearch.layout_fit``) the grid
+#: is in doubt whatever the premiums say: right grids measured 0.1-2.2 on five real boards (0.04 under a glare),
+#: grids a row off a dense board 0.01-0.04.
+LAYOUT_DOUBT = 0.08
+LAYOUT_BETTER = 3.0      # a grid the layout search proposes is taken where its colours follow the layout this much better
 
 
 class BoardNotFound(ValueError):
@@ -91,14 +96,16 @@ def locate_board(image: np.ndarray, cfg: LocateConfig = LocateConfig(), hint: Bo
         # one. Asked only when the grid found is in doubt: on a board found well it moves nothing.
         other = _grid_in_outlines(image, gray, _saturation_outlines(image, cfg), cfg, premiums)
         if other is not None and (found is None or (found[0] < cfg.min_score and other[0] > found[0])
-                                  or _premiums_prefer(premiums, other[1], found[1], cfg.size)):
+                                  or _premiums_prefer(premiums, other[1], found[1], cfg.size)
+                                  or _stronger(image, other, found, cfg.size)):
             found = other
     if image.ndim == 3 and not _confirmed(found, premiums, cfg):
         # Glare over a white board on a white table: no outline in light or colour, faint grid lines — but its
         # coloured premium squares still outline the grid. Taken only where they then sit on their cells.
         other = _grid_in_outlines(image, gray, _premium_outlines(image, cfg), cfg, premiums)
         if other is not None and _premiums_on_cells(premiums, other[1], cfg.size) and (
-                found is None or found[0] < cfg.min_score or _premiums_prefer(premiums, other[1], found[1], cfg.size)):
+                found is None or found[0] < cfg.min_score or _premiums_prefer(premiums, other[1], found[1], cfg.size)
+                or _stronger(image, other, found, cfg.size)):
             found = other
     if found is None:
         raise BoardNotFound("no Scrabble grid found in the frame (no outline holds a 15x15 lattice)")
@@ -150,6 +157,17 @@ def _confirmed(found: tuple[float, np.ndarray] | None, premiums, cfg: LocateConf
     if found is None or found[0] < cfg.min_score:
         return False
     return premiums is None or _premiums_on_cells(premiums, found[1], cfg.size)
+
+
+def _stronger(image: np.ndarray, other: tuple[float, np.ndarray], found: tuple[float, np.ndarray], size: int
+              ) -> bool:
+    """Whether the grid ``other`` (lattice score, corners) beats ``found`` on both counts: its lines stand out more
+    and its squares' colours follow the layout better (``layoutsearch.layout_fit``). Where neither grid is
+    confirmed by its premium squares (a dense coloured board), the two measures agreeing is the evidence left."""
+    kinds = premium_kinds(size)
+    if kinds is None:
+        return False
+    return other[0] > found[0] and layout_fit(image, other[1], kinds) > layout_fit(image, found[1], kinds)
 
 
 def _premiums_on_cells(premiums: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]], corners: np.ndarray,
@@ -458,20 +476,27 @@ def _premiums_prefer(premiums: Callable[[np.ndarray], tuple[np.ndarray, np.ndarr
 def _rescue_by_layout(image: np.ndarray, gray: np.ndarray, corners: np.ndarray, cfg: LocateConfig,
                       premiums: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]] | None) -> np.ndarray | None:
     """A grid far off put right, or None: when fewer than ``ENOUGH_PREMIUMS`` premium squares sit on their cells
-    under ``corners`` (a white board on a white table, an arm across it: the lattice fit can be squares off), the
-    layout search (``tilecam.vision.layoutsearch``) proposes another grid, refined as any; it is taken only if the
-    premium squares then clearly say it is the better one (``_premiums_prefer``)."""
+    under ``corners`` (a white board on a white table, an arm across it: the lattice fit can be squares off) or the
+    squares' colours hardly follow the layout (``LAYOUT_DOUBT``: a dense board a row off, where tiles sitting on
+    cells pass for premiums), the layout search (``tilecam.vision.layoutsearch``) proposes another grid, refined as
+    any; it is taken only if the premium squares then clearly say it is the better one (``_premiums_prefer``) or
+    the squares' colours follow the layout clearly better under it (``LAYOUT_BETTER``)."""
     if premiums is None:
         return None
-    if _premiums_on_cells(premiums, corners, cfg.size):
+    kinds = premium_kinds(cfg.size)
+    fit = layout_fit(image, corners, kinds)
+    if _premiums_on_cells(premiums, corners, cfg.size) and fit >= LAYOUT_DOUBT:
         return None
-    candidate = search_layout(image, corners, premium_kinds(cfg.size))
+    candidate = search_layout(image, corners, kinds)
     for _ in range(cfg.refinements):
         try:
             candidate = _refine_grid(gray, candidate, cfg, premiums=premiums)
         except BoardNotFound:
             return None
-    return candidate if _premiums_prefer(premiums, candidate, corners, cfg.size) else None
+    if _premiums_prefer(premiums, candidate, corners, cfg.size):
+        return candidate
+    better = layout_fit(image, candidate, kinds)
+    return candidate if better >= LAYOUT_DOUBT and better >= LAYOUT_BETTER * fit else None
 
 
 def _fit_lattice_span(profile: np.ndarray, size: int, pad: float) -> tuple[float, float, float]:
