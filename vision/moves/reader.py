@@ -4,6 +4,7 @@ and on a settled frame only the squares that changed read again."""
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -28,6 +29,10 @@ def _one_line(grid: Sequence[str]) -> bool:
 #: More squares than this to read again (changed, or believed doubtfully) and the board is read whole, the
 #: squares' references taken anew: the board was bumped or the light changed everywhere, and a whole read costs little more.
 WHOLE_READ_ABOVE = 60
+
+
+class ReaderStateError(RuntimeError):
+    """The reader was asked for what it does not have yet (a turn of the board before it knows the board's turn)."""
 
 
 class VisionReader:
@@ -94,8 +99,6 @@ class VisionReader:
         """The reading of ``image`` with only the squares ``wanted`` read again (see the class doc), and the
         frame's change signature; the whole board when there is no last reading, the board's turn is not known
         yet, or more than ``WHOLE_READ_ABOVE`` squares are wanted. Raises ``BoardNotFound`` as ``read_board``."""
-        import time
-
         from tilecam.vision.locate import LocateConfig, locate_board
         from tilecam.vision.moves.change import signature
         from tilecam.vision.read import letters_of, reading_of, rotate_corners
@@ -136,6 +139,46 @@ class VisionReader:
         self.last = reading
         return reading, sig
 
+    def turned(self, quarter_turns: int) -> Any:
+        """The last reading as the board reads turned ``quarter_turns`` more (counter-clockwise, as ``np.rot90``):
+        the same rectified picture turned, every square classified again (a board turned on a turntable reads
+        upright again in its own turn). The reader's turn is left as it is (:meth:`turn` changes it). Raises
+        ``ReaderStateError`` before a first reading."""
+        from tilecam.vision.context import references_from_board
+        from tilecam.vision.read import letters_of, reading_of, rotate_corners, turn_squares
+        from tilecam.vision.warp import cut_cells
+
+        last, k = self.last, quarter_turns % 4
+        if last is None or self.rotation is None:
+            raise ReaderStateError("no reading in a known turn to turn yet")
+        if k == 0:
+            return last
+        t0 = time.perf_counter()
+        rotation = (self.rotation + k) % 4
+        crops = turn_squares(cut_cells(last.warped), k)
+        refs = self._references(rotation)
+        if refs is None:
+            refs = references_from_board(crops) if last.references is None else turn_squares(last.references, k)
+        logits, embedding = self.classifier.run(crops, refs)
+        z = logits if self.adapter is None or embedding is None else self.adapter(embedding, logits)
+        probs = self.classifier.calibrated(z, letters_of(self.tileset))
+        warped = np.ascontiguousarray(np.rot90(last.warped, k))
+        ms = (time.perf_counter() - t0) * 1000
+        return reading_of(probs, self.classifier.classes, rotate_corners(last.location.corners, rotation), warped,
+                          last.location, rotation, embedding, refs, logits, {"classify": ms, "total": ms})
+
+    def turn(self, quarter_turns: int, reading: Any = None) -> None:
+        """The board was turned on the table: from now on it is read turned ``quarter_turns`` more (as
+        :meth:`turned`); ``reading``: the last reading so turned (``turned``'s), kept as the last one, so the next
+        frame reads only what changed since. Squares learnt from the game move with their tiles."""
+        k = quarter_turns % 4
+        if self.rotation is None:
+            raise ReaderStateError("the reader's turn is not known yet: nothing to turn")
+        self.rotation = (self.rotation + k) % 4
+        self.last = reading
+        n = 15                    # squares a side
+        for _ in range(k):        # one counter-clockwise quarter turn, as np.rot90: (r, c) -> (n-1-c, r)
+            self.learnt = {(n - 1 - c, r): look for (r, c), look in self.learnt.items()}
 
     def learn(self, committed: Sequence[str]) -> int:
         """Learn this board from the game: ``committed`` is the committed board (rows as the reader reads them:
@@ -175,7 +218,8 @@ def default_reader(tileset: str, threads: int = 1, model: Any = None, rotation: 
     ``rotation``: which edge of the board is row 1 (quarter turns), when the camera was calibrated; None = learn
     it once, from the first board with letters on it and no hand over it (``orient.best_rotation``: upright
     letters read surely), and keep it, as a calibration would. A board turned later is the tracker's business
-    (it matches the committed tiles). ``profile``: the board's profile (``vision.profile``, ``tilecam
+    (it matches the committed tiles against the board read in each turn, :meth:`VisionReader.turned`, and turns
+    the reader, :meth:`VisionReader.turn`). ``profile``: the board's profile (``vision.profile``, ``tilecam
     calibrate``): its squares' bare looks are the references and its grid the first hint."""
     from tilecam.vision.classify import TileClassifier
 

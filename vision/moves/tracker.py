@@ -15,7 +15,8 @@
   already down; new tiles that only make sense as part of the last play → the last play amended; tiles missing or
   moved that are not the last play → no move until it is put right. A committed tile of an earlier play that
   settled boards since show clearly as another letter, twice in a row, was misread → a ``correct`` event. A board
-  turned on the table is recognised by turning the reading until it matches the committed tiles.
+  turned on the table (a turntable) is no move: the board read in its other turns matches the committed letters
+  (:mod:`tilecam.vision.moves.turned`), the reader reads it its new way from then on, and ``status`` says so.
 * Commit policy ``settle`` (default): a settled change is committed at once. ``clock``: settled boards are only
   looked at when a clock is pressed (:meth:`MoveTracker.clock`); a press that finds the board unchanged is a
   scoreless turn. ``stills``: every frame is a turn of its own (one photo per turn, a clock-button rig).
@@ -45,12 +46,14 @@ from tilecam.engine.tiles import TileSet
 from tilecam.vision.moves.events import DetectedEvent, TrackerError
 from tilecam.vision.moves.interpret import Interpretation, interpret
 from tilecam.vision.moves import reader as readers
+from tilecam.vision.moves import turned
 from tilecam.vision.moves.belief import BoardMemory, Look
 from tilecam.vision.moves.reader import Reader
 from tilecam.vision.moves.reading import (BLANK, EMPTY, OCCLUDED, Reading, ReadingError, as_reading, merge_readings,
                                           readings_agree)
 from tilecam.vision.moves.decide import ResolvePolicy
 from tilecam.vision.moves.resolve import Candidate
+from tilecam.vision.moves.turned import BoardTurn
 
 log = logging.getLogger(__name__)
 
@@ -109,6 +112,7 @@ class TrackerStats:
     settles: int = 0
     commits: int = 0
     disturbed: int = 0
+    turns: int = 0                     # times the board was seen turned on the table
     read_s: list[float] = field(default_factory=list)        # image -> reading, per frame
     track_s: list[float] = field(default_factory=list)       # reading -> events, per frame
     commit_s: list[float] = field(default_factory=list)      # settled reading -> committed events
@@ -144,6 +148,8 @@ class MoveTracker:
         self._misread: dict[tuple[int, int], tuple[str, int]] = {}   # square -> (letter read since, settles seen)
         self._bare: set[tuple[int, int]] = set()    # squares judged empty though read as a blank tile (see below)
         self._doubted: set[tuple[int, int]] = set()  # committed tiles whose letter the model gave under DOUBTED
+        self.turns_seen: list[tuple[float, BoardTurn]] = []   # (t, turn): the board turned on the table, no move
+        self._turn_news = ""               # a turn seen in the frame being tracked, said before its status
         if board_rows is not None:
             self.sync(board_rows)
 
@@ -211,6 +217,8 @@ class MoveTracker:
                 self.stats.kept += len(look.kept)
         t1 = time.perf_counter()
         events = self._track(reading, t, look)
+        if self._turn_news:                # the scoreboard and the device panel say it, whatever came next
+            self.status, self._turn_news = f"{self._turn_news}; {self.status}", ""
         t2 = time.perf_counter()
         self.stats.track_s.append(t2 - t1)
         self.stats.frame_s.append(t2 - t0)
@@ -248,11 +256,14 @@ class MoveTracker:
         self._raw = raw
         return as_reading(raw), sig
 
+    def _committed_rows(self) -> list[str]:
+        """The committed board as rows of labels (``.`` bare, a letter, ``?`` a blank), in its own orientation."""
+        return ["".join(BLANK if t is not None and t.is_blank else t.letter if t is not None else EMPTY
+                        for t in (self.board[r, c] for c in range(self.board.size))) for r in range(self.board.size)]
+
     def _committed_reading(self) -> Reading:
         """The committed board as a reading in the camera's orientation (what a square holds before it settled)."""
-        rows = ["".join(BLANK if t is not None and t.is_blank else t.letter if t is not None else EMPTY
-                        for t in (self.board[r, c] for c in range(self.board.size))) for r in range(self.board.size)]
-        return Reading.from_rows(rows, confidence=1.0).rotated(-self.rotation)
+        return Reading.from_rows(self._committed_rows(), confidence=1.0).rotated(-self.rotation)
 
     @property
     def reader(self) -> Reader:
@@ -273,7 +284,7 @@ class MoveTracker:
             return []
         if look is not None:
             self.memory.settle(look)          # the reference the next frame's change is seen against
-        reading = self._align(reading)
+        reading = self._orient(reading, t)
         policy = self.config.resolve
         occ = reading.occupancy(policy.clear, policy.min_alternative)
         # readings agree where both are sure; a square read doubtfully in one frame (a stray, a glint) does not
@@ -429,24 +440,48 @@ class MoveTracker:
                              words=cand.words, phony=cand.phony, pending_blanks=cand.pending_blanks,
                              corrected=cand.corrected)
 
-    def _align(self, reading: Reading) -> Reading:
-        """Turn the reading the way that best matches the committed tiles (a board turned on the table)."""
-        tiles = [(r, c) for r, c, _ in self.board.tiles()]
-        if not self.config.rotations or len(tiles) < 3:
-            return reading.rotated(self.rotation)
+    def _orient(self, reading: Reading, t: float) -> Reading:
+        """The reading in the board's own orientation. A board turned on the table since (a turntable, a quarter or
+        half turn between turns) is told by reading it in its other three turns and matching each against the
+        committed tiles (:mod:`.turned`); it is then read its new way from here on (the vision reader turned, or
+        the readings turned here), and the turn is reported: logged, ``status`` and ``turns_seen``. No move comes
+        of it; new tiles put down with it are found in the board's own squares."""
+        reading = reading.rotated(self.rotation)
+        if not self.config.rotations:
+            return reading
+        committed = self._committed_rows()
+        classes = turned.committed_labels(committed)
+        if not turned.could_be_turned(committed, turned.probabilities_of(reading, classes), classes):
+            return reading
+        readings, raws = self._read_turned(reading)
+        turn = turned.board_turn(committed, [turned.probabilities_of(rd, classes) for rd in readings], classes)
+        if not turn.turned:
+            return reading
+        reading = readings[turn.turn]
+        if raws:      # the vision reader reads the board its new way; the memory is of the picture so turned
+            self._reader.turn(turn.turn, raws[turn.turn])
+            self.memory.forget()
+            self.memory.settle(self.memory.look(reading, raws[turn.turn].warped, self._committed_reading()))
+        else:
+            self.rotation = (self.rotation + turn.turn) % 4
+        self._interrupted()            # readings before the turn say nothing of the board as it lies now
+        self.stats.turns += 1
+        self.turns_seen.append((t, turn))
+        self._turn_news = f"the board was turned {turn.describe()}"
+        log.info("%s (the committed tiles fit %.2f nats a tile turned, %.2f as they were read)", self._turn_news,
+                 turn.fits[turn.turn], turn.fits[0])
+        return reading
 
-        def misses(k: int) -> int:
-            rot = reading.rotated(k)
-            return sum(not rot.occupied(r, c) for r, c in tiles)
-
-        current = misses(self.rotation)
-        if current * 2 <= len(tiles):
-            return reading.rotated(self.rotation)
-        best = min(range(4), key=misses)
-        if misses(best) * 4 < current:
-            log.info("the board was turned: %d quarter turns", (best - self.rotation) % 4)
-            self.rotation = best
-        return reading.rotated(self.rotation)
+    def _read_turned(self, reading: Reading) -> tuple[list[Reading], list[Any]]:
+        """The settled board read in each of its four turns from the way it is read now (``reading``, turn 0), and
+        the vision reader's readings of them (empty when the frame was a reading, not a picture this reader read:
+        the reading is turned as it is, letters and all, and read sideways they may be poor)."""
+        reader = self._reader
+        if (self.rotation == 0 and self._raw is not None and self._raw is getattr(reader, "last", None)
+                and hasattr(reader, "turned") and getattr(reader, "rotation", None) is not None):
+            raws = [self._raw] + [reader.turned(k) for k in (1, 2, 3)]
+            return [reading] + [as_reading(raw) for raw in raws[1:]], raws
+        return [reading.rotated(k) for k in range(4)], []
 
     def set_named_blank(self, row: int, col: int, letter: str) -> None:
         """The players named a blank (the web's answer): the committed board follows."""

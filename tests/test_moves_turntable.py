@@ -1,0 +1,185 @@
+"""A turntable board turned a quarter or half turn between turns, under a fixed camera: the turn is no move, the
+plays are. Rendered frames read by the vision pipeline through the one tracker, and the matching function
+(:mod:`tilecam.vision.moves.turned`) on probabilities made by hand."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from tilecam.engine.move import Placement
+from tilecam.engine.rules import Rules
+from tilecam.vision.moves.reading import Reading
+from tilecam.vision.moves.replay import GameRecorder
+from tilecam.vision.moves.tracker import MoveTracker, TrackerConfig
+from tilecam.vision.moves.turned import (FLOOR, MIN_TILES, TURNED_EVIDENCE, BoardTurn, TurnError, board_turn,
+                                         could_be_turned, fit)
+
+SEED = 4242          # one scene (board design, camera, light) for every frame of a test
+EMPTY = ["." * 15] * 15
+
+
+def rows_with(*words: tuple[str, str]) -> list[str]:
+    grid = [list(r) for r in EMPTY]
+    for coord, word in words:
+        for r, c, t in Placement.from_gcg(coord, word).squares():
+            if t is not None:
+                grid[r][c] = str(t)
+    return ["".join(r) for r in grid]
+
+
+CAT = rows_with(("8H", "CAT"))
+COX = rows_with(("8H", "CAT"), ("H9", "OX"))
+COXA = rows_with(("8H", "CAT"), ("H9", "OX"), ("10G", "AXE"))
+
+
+# ------------------------------------------------------------------------------------------ the matching function
+
+CLASSES = (".", "A", "C", "T", "?", "#")
+
+
+def probs_of(rows, sure=0.95):
+    """Class probabilities (15 x 15 x CLASSES) of a board read as ``rows``, each square at ``sure``."""
+    probs = np.full((15, 15, len(CLASSES)), (1 - sure) / (len(CLASSES) - 1))
+    for r, row in enumerate(rows):
+        for c, ch in enumerate(row):
+            probs[r, c, CLASSES.index(ch)] = sure
+    return probs
+
+
+def turned_probs(probs, k):
+    """Probabilities of a board read ``k`` quarter turns (np.rot90) further round."""
+    return np.rot90(probs, k, axes=(0, 1))
+
+
+def turned_rows(rows, k):
+    return ["".join(row) for row in np.rot90(np.array([list(r) for r in rows]), k)]
+
+
+def test_the_board_read_in_its_true_turn_is_found_and_as_it_lies_is_not_a_turn():
+    lying = probs_of(turned_rows(CAT, 3))   # the board turned on the table: a quarter turn more reads it again
+    readings = [turned_probs(lying, k) for k in range(4)]
+    turn = board_turn(CAT, readings, CLASSES)
+    assert turn == BoardTurn(1, turn.fits, 3) and turn.turned and turn.describe() == "a quarter turn clockwise"
+    assert turn.fits[1] == pytest.approx(np.log(0.95))
+    # the centre tile stays put, the two others read bare: far below
+    assert turn.fits[0] < turn.fits[1] - TURNED_EVIDENCE
+    # not turned: the board as it is wins, and the cheap check says no turn could beat it
+    still = [turned_probs(probs_of(CAT), k) for k in range(4)]
+    assert board_turn(CAT, still, CLASSES).turn == 0
+    assert not could_be_turned(CAT, still[0], CLASSES)
+    assert could_be_turned(CAT, readings[0], CLASSES)
+
+
+def test_a_half_turn_of_a_centred_word_is_told_by_its_letters_not_its_squares():
+    tac = rows_with(("8G", "TAC"))          # CAT centred on H8 turned a half turn covers the same squares
+    cat = rows_with(("8G", "CAT"))
+    upside_down = probs_of(tac)             # what the upside-down letters would read as, in place
+    upside_down[7, 6:9] = (0.02, 0.03, 0.02, 0.02, 0.6, 0.31)   # letters upside down read as no letter
+    right = probs_of(cat)
+    readings = [upside_down, probs_of(EMPTY), right, probs_of(EMPTY)]
+    assert board_turn(cat, readings, CLASSES).turn == 2
+
+
+def test_a_play_a_withdrawal_or_a_misread_letter_is_no_turn():
+    # the last play taken back (two of three tiles gone) and a misread: nothing turned reads them better
+    gone = probs_of(rows_with(("8H", "C")))
+    assert board_turn(CAT, [turned_probs(gone, k) for k in range(4)], CLASSES).turn == 0
+    misread = probs_of(rows_with(("8H", "CAA")))
+    assert board_turn(CAT, [turned_probs(misread, k) for k in range(4)], CLASSES).turn == 0
+    # a new tile beside the committed ones changes nothing of their fit
+    assert fit(CAT, probs_of(rows_with(("8H", "CATA"))), CLASSES) == pytest.approx(np.log(0.95))
+
+
+def test_the_fit_floors_a_letter_read_as_nothing_like_it_and_too_few_tiles_tell_nothing():
+    nothing = np.zeros((15, 15, len(CLASSES)))
+    assert fit(CAT, nothing, CLASSES) == pytest.approx(np.log(FLOOR))
+    one = rows_with(("8H", "C"))
+    assert MIN_TILES > 1 and board_turn(one, [nothing] * 4, CLASSES).turn == 0
+    with pytest.raises(TurnError):
+        board_turn(CAT, [nothing] * 3, CLASSES)
+    with pytest.raises(TurnError):
+        fit(CAT, np.zeros((15, 15, 2)), CLASSES)
+
+
+def test_readings_turned_on_the_table_make_no_move_and_the_next_play_is_in_the_boards_squares():
+    tr = MoveTracker("english", config=TrackerConfig(settle_readings=1))
+    assert [str(e) for e in tr.feed(Reading.from_rows(CAT), 0.0)] == ["play 8H CAT"]
+    assert tr.feed(Reading.from_rows(CAT).rotated(1), 1.0) == []
+    assert tr.rotation == 3 and tr.stats.turns == 1 and "turned a quarter turn anticlockwise" in tr.status
+    # a quarter turn further and a play put down before the board settled: the play only
+    events = tr.feed(Reading.from_rows(COX).rotated(2), 2.0)
+    assert [str(e) for e in events] == ["play H8 .OX"]
+    assert [turn.turn for _, turn in tr.turns_seen] == [3, 3]
+
+
+# ------------------------------------------------------------------------------------------ rendered frames
+
+
+@pytest.fixture(scope="module")
+def render():
+    synth = pytest.importorskip("tilecam.models.synth")
+    scene = synth.sample_scene(np.random.default_rng(SEED), "english")
+
+    def frame(rows, turn=0):
+        """The board as ``rows`` on the table turned ``turn`` quarter turns under the fixed camera."""
+        turned = dataclasses.replace(scene, roll_deg=scene.roll_deg + 90 * turn)
+        return np.asarray(synth.render_board(list(rows), seed=SEED, scene=turned).image)
+
+    return frame
+
+
+@pytest.fixture
+def tracker():
+    from tilecam.vision.classify import ModelError
+    from tilecam.vision.moves.reader import default_reader
+    from tilecam.vision.moves.tracker import make_tracker
+
+    try:
+        reader = default_reader("english", threads=1)
+    except (ImportError, OSError, ModelError) as exc:
+        pytest.skip(f"no tile model: {exc}")
+    return make_tracker(EMPTY, "english", reader=reader)
+
+
+def scored(events):
+    """The events recorded in a game: each play's position, word and score."""
+    recorder = GameRecorder(["Ann", "Bob"], Rules(max_scoreless_turns=None))
+    for event in events:
+        assert recorder.apply(event), recorder.problems
+    return [(m.position, m.word, m.score) for m in recorder.game.history]
+
+
+def play(tracker, frames, t0):
+    events = []
+    for i, frame in enumerate(frames):
+        events += tracker.feed(frame, t0 + i)
+    return events
+
+
+@pytest.mark.parametrize("turn", [1, 2], ids=["quarter", "half"])
+def test_a_board_turned_between_two_plays_makes_no_move_and_the_plays_are_scored(tracker, render, turn):
+    events = play(tracker, [render(EMPTY), render(CAT)], 0)
+    before = tracker.reader.rotation
+    assert play(tracker, [render(CAT, turn)] * 2, 10) == []          # turned, and still: no move
+    [(_, seen)] = tracker.turns_seen
+    assert seen.turn in ((1, 3) if turn == 1 else (2,)) and tracker.stats.turns == 1
+    assert (tracker.reader.rotation - before) % 4 == seen.turn          # the reader reads it its new way
+    assert f"the board was turned {seen.describe()}" in tracker.status
+    assert tracker.reader.squares_read[-1] < 5      # the still board after the turn: next to nothing read again
+    events += play(tracker, [render(COX, turn)], 20)
+    assert [str(e) for e in events] == ["play 8H CAT", "play H8 .OX"]     # the board's own squares
+    assert tracker.stats.turns == 1
+    assert scored(events) == [("8H", "CAT", 10), ("H8", ".OX", 12)]      # CAT on the star (DW); C3 O1 X8
+
+
+def test_a_board_turned_with_a_word_put_down_before_it_settled_finds_the_word(tracker, render):
+    play(tracker, [render(EMPTY), render(CAT)], 0)
+    events = play(tracker, [render(COX, 1)], 10)                  # a quarter turn, and OX played, then settled
+    assert [str(e) for e in events] == ["play H8 .OX"]
+    assert "turned a quarter turn" in tracker.status
+    events = play(tracker, [render(COXA, 3)], 20)                 # a half turn on, and AXE through the X
+    assert [str(e) for e in events] == ["play 10G A.E"]
+    assert [t.turn for _, t in tracker.turns_seen] == [1, 2]
