@@ -55,6 +55,14 @@ class BoardNotFound(ValueError):
     """No Scrabble grid could be found in the frame."""
 
 
+#: A board's edge is a straight line at least this share of the frame's shorter side (a board covering 8 % of the
+#: frame has sides of ~28 %; half its length may be hidden by tiles overhanging it or a hand) …
+LINE_MIN_LENGTH = 0.4
+LINE_VOTES = 0.25        # … with edge pixels on it along at least this share (the Hough transform's votes), …
+LINE_GAP = 0.03          # … whose breaks (a tile over the frame) are at most this share of that side, …
+LINE_FAMILY_DEG = 12     # … and opposite edges lie within this many degrees of parallel (perspective splays them)
+
+
 @dataclass(frozen=True)
 class LocateConfig:
     work_px: int = 512            # the outline is searched on a frame downscaled to this longer side
@@ -180,12 +188,51 @@ def _premiums_on_cells(premiums: Callable[[np.ndarray], tuple[np.ndarray, np.nda
 # --- stage 1: the board's outline -------------------------------------------------------------------------------
 
 def _outline_candidates(gray: np.ndarray, cfg: LocateConfig) -> list[np.ndarray]:
-    """Convex quadrilaterals that may be the board, largest first, in full-frame pixels."""
+    """Convex quadrilaterals that may be the board, in full-frame pixels: the largest closed outlines, then the
+    board's edges as straight lines."""
     h, w = gray.shape
-    quads = _outlines(*_downscaled(gray, cfg), cfg)
+    small, scale = _downscaled(gray, cfg)
+    quads = _outlines(small, scale, cfg)
     # The frame itself is the last resort: a board that fills the picture has no outline of its own.
     quads.append((0.0, np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)))
-    return _largest_apart(quads)
+    return _largest_apart(quads) + _line_outlines(small, scale, cfg)
+
+
+def _line_outlines(small: np.ndarray, scale: float, cfg: LocateConfig) -> list[np.ndarray]:
+    """The board's outline from the long straight lines of the downscaled ``small``: for each family of lines near
+    one direction, with the family near its perpendicular, the outermost two of each, intersected. A board on a
+    turntable or among things touching it has no closed outline of its own (its edge joins the turntable's circle,
+    whose hull is no board), but its frame's four edges are still the frame's longest straight lines."""
+    side = min(small.shape[:2])
+    edges = cv2.Canny(cv2.GaussianBlur(small, (5, 5), 0), 30, 90)
+    found = cv2.HoughLinesP(edges, 1, np.pi / 360, threshold=int(side * LINE_VOTES),
+                            minLineLength=side * LINE_MIN_LENGTH, maxLineGap=side * LINE_GAP)
+    if found is None:
+        return []
+    lines = found.reshape(-1, 4).astype(np.float64)
+    angle = np.degrees(np.arctan2(lines[:, 3] - lines[:, 1], lines[:, 2] - lines[:, 0])) % 180
+    min_area = cfg.min_board_fraction * small.shape[0] * small.shape[1]
+    quads = []
+    for base in np.unique(np.round(angle / 5) * 5):
+        along = lines[np.abs((angle - base + 90) % 180 - 90) < LINE_FAMILY_DEG]
+        across = lines[np.abs((angle - base) % 180 - 90) < LINE_FAMILY_DEG]
+        if len(along) < 2 or len(across) < 2:
+            continue
+        t = np.radians(base)
+        corners = [_intersect(a[:2], a[2:], b[:2], b[2:])
+                   for a in _outermost(along, t + np.pi / 2) for b in _outermost(across, t)]
+        if any(c is None for c in corners):
+            continue
+        quad = order_corners(np.array(corners, np.float32))
+        if cv2.contourArea(quad) >= min_area:
+            quads.append((cv2.contourArea(quad), quad / scale))
+    return _largest_apart(quads, keep=2)
+
+
+def _outermost(lines: np.ndarray, normal: float) -> tuple[np.ndarray, np.ndarray]:
+    """The two lines (x1, y1, x2, y2) of a family furthest apart along the direction ``normal`` (radians)."""
+    offset = ((lines[:, :2] + lines[:, 2:]) / 2) @ np.array([np.cos(normal), np.sin(normal)])
+    return lines[int(np.argmin(offset))], lines[int(np.argmax(offset))]
 
 
 def _saturation_outlines(image: np.ndarray, cfg: LocateConfig) -> list[np.ndarray]:
