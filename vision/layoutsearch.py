@@ -16,6 +16,8 @@ import itertools
 import cv2
 import numpy as np
 
+from tilecam.vision.colour import bgr_to_lab8
+
 REACH = 3           # squares the edges may move in or out
 CELL = 8            # px a square in the rectified picture searched
 
@@ -57,7 +59,7 @@ def _rectified_lab(image: np.ndarray, corners: np.ndarray, size: int) -> tuple[n
     dst = (np.array([[0, 0], [size, 0], [size, size], [0, size]], np.float32) + REACH) * CELL
     h = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
     picture = cv2.warpPerspective(image, h, (span * CELL, span * CELL), flags=cv2.INTER_AREA)
-    return cv2.GaussianBlur(cv2.cvtColor(picture, cv2.COLOR_BGR2LAB), (0, 0), CELL / 4).astype(np.float32), h
+    return cv2.GaussianBlur(bgr_to_lab8(picture), (0, 0), CELL / 4).astype(np.float32), h
 
 
 def layout_fit(image: np.ndarray, corners: np.ndarray, kinds: np.ndarray) -> float:

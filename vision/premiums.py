@@ -17,6 +17,8 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
+from tilecam.vision.colour import bgr_to_lab8
+
 CELL_PX = 12            # a cell's side in the rectified board the colours are measured in
 REACH = 0.4             # the window reaches this far (in squares) beyond the cell on each side
 MIN_APART = 24.0        # L1 Lab distance a kind's typical colour must keep from the plain squares' to be measured
@@ -84,7 +86,7 @@ def colour_apart_patches(small: np.ndarray) -> np.ndarray:
     club's yellow) every square is saturated, so :func:`saturated_patches` joins them all into one; its premium
     squares are still islands of another colour among plain squares of the board's own (``APART_CHROMA`` from the
     median of ``LOCAL_SQUARES`` squares around)."""
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
+    lab = bgr_to_lab8(small)
     window = int(max(small.shape[:2]) / LOCAL_SQUARES) | 1
     apart = cv2.absdiff(lab, cv2.medianBlur(lab, window))
     chroma = apart[..., 1].astype(np.int16) + apart[..., 2]
@@ -169,7 +171,7 @@ def board_lab(image: np.ndarray, corners: np.ndarray, size: int, cell: int) -> t
                     [cell, (size + 1) * cell]], np.float32)
     h = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
     board = cv2.warpPerspective(image, h, (span * cell, span * cell), flags=cv2.INTER_AREA)
-    return cv2.cvtColor(board, cv2.COLOR_BGR2LAB), h
+    return bgr_to_lab8(board), h
 
 
 def square_colours(lab: np.ndarray, size: int, cell: int) -> np.ndarray:
