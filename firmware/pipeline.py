@@ -75,6 +75,9 @@ class RunReport:
         if st is not None:
             text += f"{st.settles} settled boards, "
         text += f"{len(self.recorded)} events recorded" + (f", {len(self.refused)} refused" if self.refused else "")
+        turns = getattr(st, "turns", 0)
+        if turns:
+            text += f"; the board was turned on the table {turns} time{'s' if turns > 1 else ''} (no move made of it)"
         return text + "".join(f"; {why}" for why in self.problems())
 
     def problems(self) -> list[str]:

@@ -183,3 +183,17 @@ def test_a_board_turned_with_a_word_put_down_before_it_settled_finds_the_word(tr
     events = play(tracker, [render(COXA, 3)], 20)                 # a half turn on, and AXE through the X
     assert [str(e) for e in events] == ["play 10G A.E"]
     assert [t.turn for _, t in tracker.turns_seen] == [1, 2]
+
+
+def test_the_runs_line_says_the_board_was_turned_and_that_no_move_came_of_it():
+    """The summary a replay prints and the scoreboard's status line show, with the tracker's turn count."""
+    from tilecam.firmware.loop import LoopStatus
+    from tilecam.firmware.pipeline import RunReport
+    from tilecam.vision.moves.tracker import TrackerStats
+
+    stats = TrackerStats()
+    stats.settles, stats.turns = 3, 2
+    line = RunReport(LoopStatus(), recorded=["a play"], tracker_stats=stats).line()
+    assert "3 settled boards, 1 events recorded; the board was turned on the table 2 times (no move made of it)" in line
+    stats.turns = 0
+    assert "turned" not in RunReport(LoopStatus(), tracker_stats=stats).line()
