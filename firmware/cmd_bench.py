@@ -15,6 +15,7 @@ BENCHES = {
     "synth": "tilecam.models.synth_bench",
     "adapt": "tilecam.models.bench_adapt",
     "stills": "tilecam.firmware.bench_stills",
+    "super": "tilecam.models.bench_super",
 }
 
 

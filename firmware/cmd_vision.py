@@ -11,12 +11,15 @@ from pathlib import Path
 def register(subparsers: argparse._SubParsersAction) -> None:
     from tilecam.engine.variants import tilesets
 
-    p = subparsers.add_parser("read", help="read the board in a photo: 15 rows, or JSON with confidences")
+    p = subparsers.add_parser("read", help="read the board in a photo: 15 rows (21 with --size 21), or JSON with "
+                                           "confidences")
     p.add_argument("image", type=Path)
     p.add_argument("--json", action="store_true", help="grid, per-square label and confidence, grid corners")
     p.add_argument("--tiles", choices=[t.name for t in tilesets()], default="english",
                    help="tile set (default english)")
     p.add_argument("--model", type=Path, help="tile model (.onnx with its .json beside it); default the shipped one")
+    p.add_argument("--size", type=int, choices=(15, 21), default=15,
+                   help="squares a side: 15, or 21 for a Super Scrabble board (default 15)")
     p.add_argument("--rotation", type=int, default=None,
                    help="quarter turns that bring row 1 to the top (default: told from the letters)")
     p.add_argument("--threads", type=int, default=2, help="onnxruntime threads (default 2)")
@@ -52,7 +55,7 @@ def _read(args: argparse.Namespace) -> int:
         return 2
     try:
         classifier = TileClassifier.load(args.model, threads=args.threads)
-        reading = read_board(image, classifier, tileset=args.tiles, rotation=args.rotation)
+        reading = read_board(image, classifier, tileset=args.tiles, rotation=args.rotation, size=args.size)
     except BoardNotFound as exc:
         print(f"tilecam read: no board found in {args.image}: {exc}", file=sys.stderr)
         return 1

@@ -101,9 +101,9 @@ class Tally:
             turns = range(4) if any_corner_order else (0,)
             self.corner_errors.append(min(float(np.linalg.norm(np.roll(reading.corners, k, 0) - true_corners,
                                                                axis=1).max()) for k in turns))
-            # In squares of this board (renders differ in scale): its mean side over 15.
+            # In squares of this board (renders differ in scale): its mean side over its squares a side.
             side = np.linalg.norm(np.roll(true_corners, -1, 0) - true_corners, axis=1).mean()
-            self.corner_squares.append(self.corner_errors[-1] / (side / 15))
+            self.corner_squares.append(self.corner_errors[-1] / (side / len(truth)))
         self.timings.append(timings or reading.timings)
 
     def row(self) -> dict[str, str]:
@@ -155,23 +155,29 @@ def evaluate_folder(classifier: TileClassifier, folder: Path, tileset=None, name
 
 
 def evaluate_renders(classifier: TileClassifier, n: int, tileset: str = "english", first: int = 0,
-                     empty: bool = False) -> Tally:
+                     empty: bool = False, layout: str = "standard15", name: str | None = None,
+                     frame: tuple[int, int] = (960, 720)) -> Tally:
     """The ``n`` held-out renders from the ``first``-th held-out seed on (the bench's are the first 100). With
     ``empty``, the same scenes (look, camera, light) with no tile on the board: the first frame of every game,
-    whose bare centre star random positions always cover."""
+    whose bare centre star random positions always cover. ``layout``: the board rendered and read (``super21``:
+    Super Scrabble's 21x21, read with ``size=21``); ``frame``: the picture's width and height in pixels."""
+    from tilecam.engine.layout import Layout
     from tilecam.models import synth
 
+    size = Layout.load(layout).size
     seeds = synth.HELDOUT_SEEDS[first:first + n]
     kind = "empty boards, held-out scenes" if empty else "held-out renders"
-    name = f"{kind} ({tileset})" if not first else f"{kind} ({tileset}, seeds {seeds[0]}…)"
-    grid = ("." * synth.SIZE,) * synth.SIZE if empty else None
+    if name is None:
+        name = f"{kind} ({tileset})" if not first else f"{kind} ({tileset}, seeds {seeds[0]}…)"
+    grid = ("." * size,) * size if empty else None
     tally = Tally(name)
     for i, seed in enumerate(seeds):
-        render = synth.render_board(grid, seed=int(seed), styles=synth.HELDOUT_STYLES, tileset=tileset)
+        render = synth.render_board(grid, seed=int(seed), styles=synth.HELDOUT_STYLES, tileset=tileset,
+                                    layout=layout, size=frame)
         truth = [row.replace("#", ".") for row in render.grid]
         try:
             # A single photo from an unknown angle: which edge is row 1 is told from the letters by the reader.
-            reading = read_board(render.image, classifier, tileset=tileset, rotation=None)
+            reading = read_board(render.image, classifier, tileset=tileset, rotation=None, size=size)
         except BoardNotFound:
             tally.add_not_found(truth, f"{seed} {render.style}")
             continue
@@ -185,8 +191,8 @@ def evaluate_renders(classifier: TileClassifier, n: int, tileset: str = "english
 
 
 def read_as_scored(board: np.ndarray, read: np.ndarray, unsure_ok: np.ndarray | None) -> np.ndarray:
-    """The reading (15 x 15 labels) as it is scored against ``board``: the occluded label ``#`` on a square the arm
-    touches (``unsure_ok``) counts as the truth there."""
+    """The reading (15 x 15 labels, or 21 x 21) as it is scored against ``board``: the occluded label ``#`` on a
+    square the arm touches (``unsure_ok``) counts as the truth there."""
     if unsure_ok is None:
         return read
     return np.where((read == OCCLUDED) & np.asarray(unsure_ok, bool), board, read)

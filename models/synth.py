@@ -10,6 +10,9 @@ scene, and each square's tile draws its look and its small turn and shift from i
 one scene and seed differ only where tiles or the arm differ (and in the sensor noise). The truth comes with it: the playing grid's corners
 in the image (``corners``, in grid order: row 1 / column A first), the grid text and the squares under the arm.
 
+The board is the classic 15x15 unless ``render_board(layout="super21")`` asks for Super Scrabble's 21x21 (its
+quadruple squares in deeper shades of the design's triple ones); the 15x15 renders are what they always were.
+
 Styles combine a board design, a tile look and a font. Some combinations are held out of training
 (``HELDOUT_STYLES``), as are the seeds in ``HELDOUT_SEEDS``, so evaluation runs on looks the model never saw.
 """
@@ -106,7 +109,14 @@ VARIETY_BOARDS["hasbro-worded"] = dict(BOARDS["hasbro"])
 #: not a tile, which a reader that has only seen "DL" takes for a letter.
 WORDED_PREMIUMS = ("grey1998", "vintage", "club-yellow", "teal", "hasbro-worded")
 PREMIUM_WORDS = {"TW": ("TRIPLE", "WORD", "SCORE"), "DW": ("DOUBLE", "WORD", "SCORE"),
-                 "TL": ("TRIPLE", "LETTER", "SCORE"), "DL": ("DOUBLE", "LETTER", "SCORE")}
+                 "TL": ("TRIPLE", "LETTER", "SCORE"), "DL": ("DOUBLE", "LETTER", "SCORE"),
+                 "QW": ("QUADRUPLE", "WORD", "SCORE"), "QL": ("QUADRUPLE", "LETTER", "SCORE")}
+#: Super Scrabble's quadruple squares, drawn in a design as its triple ones this much darker (the board's
+#: "stronger" premium a deeper shade of the same colour); the designs' dicts stay as they were.
+QUADRUPLE_OF = {"QW": "TW", "QL": "TL"}
+QUADRUPLE_SHADE = 0.6
+#: The most tiles a random position holds, by the board's size: a full bag of the board's game.
+MOST_TILES = {15: 100, 21: 200}
 BOARDS.update(VARIETY_BOARDS)
 TILES.update(VARIETY_TILES)
 VARIETY_STYLES = tuple(f"{b}/{t}/{f}" for b, t, f in itertools.product(BOARDS, TILES, FONTS)
@@ -122,7 +132,8 @@ class SynthError(ValueError):
 
 
 class GridError(SynthError):
-    """A grid that is not 15 strings of 15 squares of ``.``, ``?`` and letters."""
+    """A grid that is not 15 strings of 15 squares (21 of 21 on Super Scrabble's board) of ``.``, ``?`` and
+    letters."""
 
 
 SKIN = ((150, 180, 225), (120, 150, 205), (90, 120, 175), (60, 85, 130), (175, 195, 235))
@@ -272,17 +283,26 @@ def _tile_patch(letter: str, blank: bool, value: int, tile_style: str, font: str
 
 # --- the flat board -----------------------------------------------------------------------------------------------
 
+def premium_colour(design: str, premium: str) -> tuple[int, ...]:
+    """The BGR colour of a square of ``premium`` ("plain", "TW", … "QW", "QL") on the board ``design``."""
+    colours = BOARDS[design]
+    if premium in QUADRUPLE_OF:
+        return tuple(int(v * QUADRUPLE_SHADE) for v in colours[QUADRUPLE_OF[premium]])
+    return colours[premium]
+
+
 @functools.lru_cache(maxsize=16)
-def _board_base(design: str, frame_px: int) -> np.ndarray:
+def _board_base(design: str, frame_px: int, layout_name: str = "standard15") -> np.ndarray:
     from tilecam.engine.layout import Layout
 
-    colours = BOARDS[design]
-    layout = Layout.load()
-    side = SIZE * CELL + 2 * frame_px
+    colours = {**BOARDS[design], **{q: premium_colour(design, q) for q in QUADRUPLE_OF}}
+    layout = Layout.load(layout_name)
+    size = layout.size
+    side = size * CELL + 2 * frame_px
     img = np.empty((side, side, 3), np.uint8)
     img[:] = colours["frame"]
-    for r in range(SIZE):
-        for c in range(SIZE):
+    for r in range(size):
+        for c in range(size):
             premium = layout.premium(r, c) or "plain"
             y, x = frame_px + r * CELL, frame_px + c * CELL
             img[y:y + CELL, x:x + CELL] = colours[premium]
@@ -294,24 +314,25 @@ def _board_base(design: str, frame_px: int) -> np.ndarray:
                     cv2.putText(img, word, (x + (CELL - size[0]) // 2, y + 12 + 9 * k), cv2.FONT_HERSHEY_SIMPLEX,
                                 0.24, tint, 1, cv2.LINE_AA)
             elif premium != "plain":
-                label = {"TW": "TW", "DW": "DW", "TL": "TL", "DL": "DL"}[premium]
+                label = premium
                 tint = tuple(int(v * 0.75) for v in colours[premium])
                 cv2.putText(img, label, (x + 9, y + 26), cv2.FONT_HERSHEY_SIMPLEX, 0.42, tint, 1, cv2.LINE_AA)
-    cy, cx = frame_px + 7.5 * CELL, frame_px + 7.5 * CELL
+    cy, cx = frame_px + (layout.center[0] + 0.5) * CELL, frame_px + (layout.center[1] + 0.5) * CELL
     star = np.array([[cx + 12 * np.cos(a) * (1 if i % 2 == 0 else 0.45), cy + 12 * np.sin(a) * (1 if i % 2 == 0 else 0.45)]
                      for i, a in enumerate(np.linspace(-np.pi / 2, 1.5 * np.pi, 10, endpoint=False))], np.int32)
     cv2.fillPoly(img, [star], (30, 30, 30), cv2.LINE_AA)
-    for i in range(SIZE + 1):
+    for i in range(size + 1):
         p = frame_px + i * CELL
-        cv2.line(img, (frame_px, p), (frame_px + SIZE * CELL, p), colours["line"], 2)
-        cv2.line(img, (p, frame_px), (p, frame_px + SIZE * CELL), colours["line"], 2)
+        cv2.line(img, (frame_px, p), (frame_px + size * CELL, p), colours["line"], 2)
+        cv2.line(img, (p, frame_px), (p, frame_px + size * CELL), colours["line"], 2)
     return img
 
 
-def _flat_board(scene: Scene, grid: tuple[str, ...], rng: np.random.Generator, hand) -> tuple[np.ndarray, int]:
+def _flat_board(scene: Scene, grid: tuple[str, ...], rng: np.random.Generator, hand,
+                layout: str = "standard15") -> tuple[np.ndarray, int]:
     design, tile_style, font = scene.style.split("/")
     frame_px = int(round(scene.frame_frac * CELL))
-    img = _board_base(design, frame_px).copy()
+    img = _board_base(design, frame_px, layout).copy()
     values = _values(scene.tileset)
     seed = int(rng.integers(2**31))
     for r, row in enumerate(grid):
@@ -377,14 +398,15 @@ def _draw_arm(img: np.ndarray, hand, frame_px: int, rng: np.random.Generator) ->
     roi[:] = np.clip(roi * (1 - a) + (colour * shade[..., None]) * a, 0, 255).astype(np.uint8)
 
 
-def arm_cover(hand) -> np.ndarray:
-    """The share (0..1) of each square that lies under the polygon ``hand`` (grid units)."""
+def arm_cover(hand, size: int = SIZE) -> np.ndarray:
+    """The share (0..1) of each square of a ``size`` x ``size`` grid that lies under the polygon ``hand`` (grid
+    units)."""
     if not hand:
-        return np.zeros((SIZE, SIZE), np.float32)
+        return np.zeros((size, size), np.float32)
     k = 8
-    layer = np.zeros((SIZE * k, SIZE * k), np.uint8)
+    layer = np.zeros((size * k, size * k), np.uint8)
     cv2.fillPoly(layer, [np.round(np.array(hand, np.float32) * k).astype(np.int32)], 1)
-    return layer.reshape(SIZE, k, SIZE, k).mean(axis=(1, 3)).astype(np.float32)
+    return layer.reshape(size, k, size, k).mean(axis=(1, 3)).astype(np.float32)
 
 
 OCCLUDED_COVER = 0.3      # a square more than this under the arm is occluded: its content is not scored
@@ -401,30 +423,33 @@ def _values(tileset: str) -> dict[str, int]:
 
 # --- random positions ---------------------------------------------------------------------------------------------
 
-def random_grid(rng: np.random.Generator, tileset: str = "english", tiles: int | None = None) -> tuple[str, ...]:
-    """A plausible position: crossing runs of letters drawn from the tile set's bag, starting through the centre."""
+def random_grid(rng: np.random.Generator, tileset: str = "english", tiles: int | None = None, size: int = SIZE
+                ) -> tuple[str, ...]:
+    """A plausible position on a ``size`` x ``size`` board: crossing runs of letters drawn from the tile set's bag,
+    starting through the centre."""
     from tilecam.engine.tiles import TileSet
 
     ts = TileSet.load(tileset)
     bag = [l for l in ts.letters for _ in range(ts.count(l))] + ["?"] * ts.blanks
-    target = int(rng.integers(0, 101)) if tiles is None else tiles
-    board = [["."] * SIZE for _ in range(SIZE)]
+    target = int(rng.integers(0, MOST_TILES[size] + 1)) if tiles is None else tiles
+    board = [["."] * size for _ in range(size)]
+    mid = size // 2
     placed = 0
-    for attempt in range(400):
+    for attempt in range(400 * size // SIZE):     # tries in proportion to the board's side
         if placed >= target:
             break
         length = int(rng.integers(2, 9))
         across = bool(rng.integers(2))
         if placed == 0:   # the first word covers the centre star
             off = int(rng.integers(0, length))
-            r, c = (7, 7 - off) if across else (7 - off, 7)
+            r, c = (mid, mid - off) if across else (mid - off, mid)
         else:
-            cells = [(i, j) for i in range(SIZE) for j in range(SIZE) if board[i][j] != "."]
+            cells = [(i, j) for i in range(size) for j in range(size) if board[i][j] != "."]
             ar, ac = cells[int(rng.integers(len(cells)))]
             off = int(rng.integers(0, length))
             r, c = (ar, ac - off) if across else (ar - off, ac)
         squares = [(r, c + k) if across else (r + k, c) for k in range(length)]
-        if any(not (0 <= i < SIZE and 0 <= j < SIZE) for i, j in squares):
+        if any(not (0 <= i < size and 0 <= j < size) for i, j in squares):
             continue
         for i, j in squares:
             if board[i][j] == "." and placed < target:
@@ -433,11 +458,11 @@ def random_grid(rng: np.random.Generator, tileset: str = "english", tiles: int |
     return tuple("".join(row) for row in board)
 
 
-def random_arm(rng: np.random.Generator) -> list[tuple[float, float]]:
-    """An arm reaching in over one edge of the board towards a square (grid units)."""
-    tx, ty = rng.uniform(1, 14, 2)
+def random_arm(rng: np.random.Generator, size: int = SIZE) -> list[tuple[float, float]]:
+    """An arm reaching in over one edge of a ``size`` x ``size`` board towards a square (grid units)."""
+    tx, ty = rng.uniform(1, size - 1, 2)
     side = int(rng.integers(4))
-    ex, ey = [(tx, -6), (21, ty), (tx, 21), (-6, ty)][side]
+    ex, ey = [(tx, -6), (size + 6, ty), (tx, size + 6), (-6, ty)][side]
     d = np.array([tx - ex, ty - ey])
     d /= np.linalg.norm(d)
     n = np.array([-d[1], d[0]])
@@ -583,7 +608,7 @@ def _light(img: np.ndarray, scene: Scene, rng: np.random.Generator) -> np.ndarra
 
 
 @functools.lru_cache(maxsize=8)
-def _camera_maps(scene: Scene, flat_side: int, size: tuple[int, int]
+def _camera_maps(scene: Scene, flat_side: int, size: tuple[int, int], grid_size: int = SIZE
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """For every image pixel, where it looks on the flat board (perspective and lens distortion in ONE remap), the
     mask of pixels that see the board, and the grid's corners in the image. The same for every frame of a scene."""
@@ -600,7 +625,7 @@ def _camera_maps(scene: Scene, flat_side: int, size: tuple[int, int]
     mask = cv2.remap(np.full((flat_side, flat_side), 255, np.uint8), map1, map2, cv2.INTER_LINEAR,
                      borderMode=cv2.BORDER_CONSTANT, borderValue=0)
     frame_px = int(round(scene.frame_frac * CELL))
-    g0, g1 = frame_px, frame_px + SIZE * CELL
+    g0, g1 = frame_px, frame_px + grid_size * CELL
     grid_flat = np.array([[g0, g0], [g1, g0], [g1, g1], [g0, g1]], np.float32)
     corners = cv2.perspectiveTransform(grid_flat.reshape(-1, 1, 2), h_cam).reshape(4, 2)
     corners = _distorted_corners(corners, scene.k1, (w, h))
@@ -608,12 +633,12 @@ def _camera_maps(scene: Scene, flat_side: int, size: tuple[int, int]
 
 
 @functools.lru_cache(maxsize=8)
-def _table_with_distractors(scene: Scene, size: tuple[int, int], seed: int) -> np.ndarray:
+def _table_with_distractors(scene: Scene, size: tuple[int, int], seed: int, grid_size: int = SIZE) -> np.ndarray:
     """The table and what lies on it: the same for every frame of a scene with this seed."""
     rng = np.random.default_rng([seed, 1])
     table = _table(scene, size, rng)
-    flat_side = SIZE * CELL + 2 * int(round(scene.frame_frac * CELL))
-    board = _camera_maps(scene, flat_side, size)[2].astype(np.uint8)
+    flat_side = grid_size * CELL + 2 * int(round(scene.frame_frac * CELL))
+    board = _camera_maps(scene, flat_side, size, grid_size)[2].astype(np.uint8)
     keep_out = cv2.dilate(board, np.ones((25, 25), np.uint8)).astype(bool)
     _distractors(table, scene, rng, keep_out)
     return table
@@ -635,30 +660,35 @@ def _distorted_corners(corners: np.ndarray, k1: float, size: tuple[int, int]) ->
 
 
 def render_board(grid=None, *, seed: int, styles=None, style: str | None = None, tileset: str = "english",
-                 scene: Scene | None = None, hand=None, size: tuple[int, int] = (960, 720)) -> Render:
+                 scene: Scene | None = None, hand=None, size: tuple[int, int] = (960, 720),
+                 layout: str = "standard15") -> Render:
     """One synthetic camera frame and its truth. ``grid``: 15 strings (``.``, letters, ``?`` or a lower-case letter
     for a blank tile) or None for a random position; ``hand``: an arm polygon in grid units (x = column, y = row),
-    or None (a random arm over some random boards)."""
+    or None (a random arm over some random boards). ``layout``: the board's premium layout (``engine`` data: the
+    classic ``standard15``, Super Scrabble's ``super21`` with grids of 21 strings of 21)."""
+    from tilecam.engine.layout import Layout
+
+    grid_size = Layout.load(layout).size
     rng = np.random.default_rng(seed)
     if scene is None:
         scene = sample_scene(rng, tileset, styles)
     if style is not None:
         scene = Scene(**{**scene.__dict__, "style": style})
     if grid is None:
-        grid = random_grid(rng, scene.tileset)
+        grid = random_grid(rng, scene.tileset, size=grid_size)
         if hand is None and rng.random() < 0.3:
-            hand = random_arm(rng)
+            hand = random_arm(rng, grid_size)
     grid = tuple(str(row) for row in grid)
-    if len(grid) != SIZE or any(len(row) != SIZE for row in grid):
-        raise GridError(f"a grid is {SIZE} strings of {SIZE} squares, got {[len(row) for row in grid]}")
+    if len(grid) != grid_size or any(len(row) != grid_size for row in grid):
+        raise GridError(f"a grid is {grid_size} strings of {grid_size} squares, got {[len(row) for row in grid]}")
     bad = sorted({ch for row in grid for ch in row if not (ch in ".?" or ch.isalpha())})
     if bad:
         raise GridError(f"unknown squares {bad} in the grid (want '.', '?' or letters)")
     size = (int(size[0]), int(size[1]))
-    flat, frame_px = _flat_board(scene, grid, rng, hand)
-    map1, map2, mask, corners = _camera_maps(scene, flat.shape[0], size)
+    flat, frame_px = _flat_board(scene, grid, rng, hand, layout)
+    map1, map2, mask, corners = _camera_maps(scene, flat.shape[0], size, grid_size)
     board = cv2.remap(flat, map1, map2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    image = _table_with_distractors(scene, size, int(seed)).copy()
+    image = _table_with_distractors(scene, size, int(seed), grid_size).copy()
     np.copyto(image, board, where=mask[..., None])
     image = _light(image, scene, np.random.default_rng([int(seed), 3]))
     if scene.blur > 0.3:
@@ -666,6 +696,6 @@ def render_board(grid=None, *, seed: int, styles=None, style: str | None = None,
     ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, scene.jpeg])
     image = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     truth = tuple("".join("?" if (ch == "?" or ch.islower()) else ch for ch in row) for row in grid)
-    cover = arm_cover(hand)
+    cover = arm_cover(hand, grid_size)
     return Render(image, corners.astype(np.float32), truth, cover > OCCLUDED_COVER, scene.style,
                   cover > TOUCHED_COVER)

@@ -116,7 +116,8 @@ def locate_board(image: np.ndarray, cfg: LocateConfig = LocateConfig(), hint: Bo
                 or _stronger(image, other, found, cfg.size)):
             found = other
     if found is None:
-        raise BoardNotFound("no Scrabble grid found in the frame (no outline holds a 15x15 lattice)")
+        raise BoardNotFound(f"no Scrabble grid found in the frame (no outline holds a {cfg.size}x{cfg.size} "
+                            "lattice)")
     score, corners = found
     if score < cfg.min_score:
         raise BoardNotFound(f"no Scrabble grid found in the frame (best lattice score {score:.2f} < {cfg.min_score})")
@@ -564,12 +565,18 @@ def _grow_quad(quad: np.ndarray, fraction: float) -> np.ndarray:
     return cv2.perspectiveTransform(grown, h).reshape(4, 2)
 
 
+#: The premium layout a board of each size is located with: the classic board, Super Scrabble's 21x21.
+LAYOUT_OF_SIZE = {15: "standard15", 21: "super21"}
+
+
 def premium_kinds(size: int) -> np.ndarray | None:
     """The layout's premium of each square ("" plain, "TW", "DW", …), or None without layout data of this size."""
     from tilecam.engine.layout import Layout
 
+    if size not in LAYOUT_OF_SIZE:
+        return None
     try:
-        layout = Layout.load()
+        layout = Layout.load(LAYOUT_OF_SIZE[size])
     except Exception:  # noqa: BLE001 — no layout data: no snapping, the lattice stands
         return None
     if layout.size != size:
@@ -659,13 +666,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tilecam.vision.locate", description=__doc__.splitlines()[0])
     parser.add_argument("image", type=Path)
     parser.add_argument("--debug", type=Path, help="folder for overlay pictures")
+    parser.add_argument("--size", type=int, choices=sorted(LAYOUT_OF_SIZE), default=15,
+                        help="squares a side: 15, or 21 for Super Scrabble (default 15)")
     args = parser.parse_args(argv)
     image = cv2.imread(str(args.image))
     if image is None:
         print(f"error: cannot read an image from {args.image}", file=sys.stderr)
         return 2
     try:
-        location = locate_board(image)
+        location = locate_board(image, LocateConfig(size=args.size))
     except BoardNotFound as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
@@ -673,7 +682,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.debug:
         args.debug.mkdir(parents=True, exist_ok=True)
         out = args.debug / f"{args.image.stem}-grid.png"
-        cv2.imwrite(str(out), draw_location(image, location))
+        cv2.imwrite(str(out), draw_location(image, location, args.size))
         print(f"overlay written to {out}")
     return 0
 

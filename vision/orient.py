@@ -14,7 +14,7 @@ import numpy as np
 
 from tilecam.vision.classify import EMPTY, OCCLUDED, TileClassifier, letter_mask
 from tilecam.vision.context import references_from_board
-from tilecam.vision.locate import BoardLocation, locate_board
+from tilecam.vision.locate import BoardLocation, LocateConfig, locate_board
 from tilecam.vision.warp import cut_cells, warp_board
 
 
@@ -62,12 +62,12 @@ def upright_turn(crops: np.ndarray, refs: np.ndarray, probs: np.ndarray, classif
 
 
 def find_orientation(image: np.ndarray, classifier: TileClassifier, tileset="english",
-                     location: BoardLocation | None = None) -> Orientation:
-    """``upright_turn`` of the board in ``image`` (located unless ``location`` is given)."""
+                     location: BoardLocation | None = None, size: int = 15) -> Orientation:
+    """``upright_turn`` of the board in ``image`` (located unless ``location`` is given; ``size`` squares a side)."""
     from tilecam.vision.read import letters_of
 
-    location = location or locate_board(image)
-    crops = cut_cells(warp_board(image, location.corners))
+    location = location or locate_board(image, LocateConfig(size=size))
+    crops = cut_cells(warp_board(image, location.corners, size), size)
     refs = references_from_board(crops)
     letters = letters_of(tileset)
     probs = classifier.probabilities(crops, refs, letters)
@@ -75,6 +75,6 @@ def find_orientation(image: np.ndarray, classifier: TileClassifier, tileset="eng
 
 
 def best_rotation(image: np.ndarray, classifier: TileClassifier, tileset="english",
-                  location: BoardLocation | None = None) -> int:
+                  location: BoardLocation | None = None, size: int = 15) -> int:
     """The quarter turns that bring row 1 to the top; 0 unless another turn is clearly better."""
-    return find_orientation(image, classifier, tileset, location).rotation
+    return find_orientation(image, classifier, tileset, location, size).rotation

@@ -9,7 +9,7 @@ with any unsure square is an unsure board. Move inference decides with the proba
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -18,7 +18,7 @@ from tilecam.vision.context import references_from_board
 from tilecam.vision.locate import BoardLocation, LocateConfig, locate_board
 from tilecam.vision.warp import cut_cells, homography_to_rectified, warp_board
 
-SIZE = 15
+SIZE = 15                   # the classic board's squares a side; Super Scrabble's board is read with size=21
 #: A square whose most probable class has less than this calibrated probability is flagged unsure: with the
 #: model's probabilities calibrated on real boards, about one such reading in five is wrong.
 UNSURE_BELOW = 0.8
@@ -30,10 +30,11 @@ UNSURE_BOARD_EXPECTS = 0.5
 
 @dataclass(frozen=True, eq=False)
 class BoardReading:
-    """What the camera saw: ``grid`` (15 strings: ``.`` empty, letters, ``?`` blank tile, ``#`` occluded), per-square
-    ``labels``/``confidence``/``occluded``/``unsure``, the calibrated class probabilities ``probs`` (225 x classes,
-    columns named by ``classes``) and the model's ``embedding`` of each square, and the intermediates: ``corners``,
-    ``homography``, ``warped``, ``references`` (each square's bare look), ``timings`` (ms)."""
+    """What the camera saw: ``grid`` (15 strings, 21 on a Super Scrabble board: ``.`` empty, letters, ``?`` blank
+    tile, ``#`` occluded), per-square ``labels``/``confidence``/``occluded``/``unsure``, the calibrated class
+    probabilities ``probs`` (225, or 441, x classes, columns named by ``classes``) and the model's ``embedding``
+    of each square, and the intermediates: ``corners``, ``homography``, ``warped``, ``references`` (each square's
+    bare look), ``timings`` (ms)."""
 
     grid: tuple[str, ...]
     labels: tuple[tuple[str, ...], ...]
@@ -53,6 +54,11 @@ class BoardReading:
     logits: np.ndarray | None = field(default=None, repr=False)      # the model's own, before calibration
 
     @property
+    def size(self) -> int:
+        """Squares a side of the board read (15, or 21 for Super Scrabble)."""
+        return len(self.grid)
+
+    @property
     def expected_wrong(self) -> float:
         """How many squares the calibrated probabilities expect to be read wrong (Σ 1 − best probability)."""
         return float((1.0 - self.confidence).sum())
@@ -65,7 +71,7 @@ class BoardReading:
     def to_json(self) -> dict:
         """The ``tilecam read --json`` document."""
         cells = [[{"label": self.labels[r][c], "confidence": round(float(self.confidence[r, c]), 4),
-                   "unsure": bool(self.unsure[r, c])} for c in range(SIZE)] for r in range(SIZE)]
+                   "unsure": bool(self.unsure[r, c])} for c in range(self.size)] for r in range(self.size)]
         return {"grid": list(self.grid), "cells": cells, "corners": self.location.to_json(),
                 "rotation": self.rotation, "unsure": self.is_unsure, "unsure_squares": int(self.unsure.sum()),
                 "expected_wrong": round(self.expected_wrong, 3)}
@@ -89,18 +95,26 @@ def rotate_corners(corners: np.ndarray, quarter_turns: int) -> np.ndarray:
     return np.roll(np.asarray(corners, np.float32).reshape(4, 2), -(quarter_turns % 4), axis=0)
 
 
+def squares_a_side(squares: np.ndarray) -> int:
+    """The board's size from its squares' count (225 → 15, 441 → 21)."""
+    return round(len(squares) ** 0.5)
+
+
 def turn_squares(squares: np.ndarray, k: int) -> np.ndarray:
-    """A board's 225 crops (or references) as they are cut from the rectified board turned ``k`` quarter turns
-    (``np.rot90``): the squares change places and each crop turns with them."""
-    grid = squares.reshape((SIZE, SIZE) + squares.shape[1:])
+    """A board's 225 (or 441) crops (or references) as they are cut from the rectified board turned ``k`` quarter
+    turns (``np.rot90``): the squares change places and each crop turns with them."""
+    size = squares_a_side(squares)
+    grid = squares.reshape((size, size) + squares.shape[1:])
     return np.ascontiguousarray(np.rot90(np.rot90(grid, k, axes=(0, 1)), k, axes=(2, 3))).reshape(squares.shape)
 
 
 def read_board(image: np.ndarray, classifier: TileClassifier, tileset="english", hint=None,
                rotation: int | None = 0, cfg: LocateConfig = LocateConfig(),
-               references: np.ndarray | None = None, adapter=None) -> BoardReading:
+               references: np.ndarray | None = None, adapter=None, size: int | None = None) -> BoardReading:
     """Read every square of the board in ``image``.
 
+    ``size``: the board's squares a side, 15 or 21 (Super Scrabble); None: ``cfg.size`` (15 by default). The same
+    model reads both: its crops are the same pixels a square whatever the board's size.
     ``hint``: the previous ``BoardLocation`` (or its corners) when the camera is fixed — reused when it still fits.
     ``rotation``: which edge is row 1, in quarter turns, as calibrated for a fixed camera; None: told from the
     tiles of this photo (``orient.upright_turn``). ``references``: each square's bare look from a calibration
@@ -111,15 +125,18 @@ def read_board(image: np.ndarray, classifier: TileClassifier, tileset="english",
     from tilecam.vision.orient import upright_turn
 
     t0 = time.perf_counter()
+    if size is not None and size != cfg.size:
+        cfg = replace(cfg, size=size)
+    size = cfg.size
     if hint is not None and not isinstance(hint, BoardLocation):
         corners = np.asarray(hint, np.float32).reshape(4, 2)
-        hint = BoardLocation(corners, homography_to_rectified(corners), 0.0, "hint")
+        hint = BoardLocation(corners, homography_to_rectified(corners, size), 0.0, "hint")
     location = locate_board(image, cfg, hint=hint)
     t1 = time.perf_counter()
     turn = rotation or 0
     corners = rotate_corners(location.corners, turn)
-    warped = warp_board(image, corners)
-    crops = cut_cells(warped)
+    warped = warp_board(image, corners, size)
+    crops = cut_cells(warped, size)
     refs = references_from_board(crops) if references is None else references
     t2 = time.perf_counter()
     letters = letters_of(tileset)
@@ -133,7 +150,7 @@ def read_board(image: np.ndarray, classifier: TileClassifier, tileset="english",
             warped = np.ascontiguousarray(np.rot90(warped, turn))
             crops, refs = turn_squares(crops, turn), turn_squares(refs, turn)
             # the turned crops were read by upright_turn already, in their unturned squares' order
-            order = np.rot90(np.arange(SIZE * SIZE).reshape(SIZE, SIZE), turn).reshape(-1)
+            order = np.rot90(np.arange(size * size).reshape(size, size), turn).reshape(-1)
             logits, embedding = (None if a is None else a[order] for a in found.turned[turn - 1])
             probs = classifier.calibrated(logits if adapter is None else adapter(embedding, logits), letters)
     t3 = time.perf_counter()
@@ -144,15 +161,17 @@ def read_board(image: np.ndarray, classifier: TileClassifier, tileset="english",
 
 def reading_of(probs: np.ndarray, classes, corners, warped, location, rotation, embedding, references, logits,
                timings) -> BoardReading:
-    """The reading of a board's probabilities: each square's most probable class, the unsure ones flagged."""
+    """The reading of a board's probabilities (one row a square, row-major; the board's size from their count):
+    each square's most probable class, the unsure ones flagged."""
+    size = squares_a_side(probs)
     labels = [classes[i] for i in probs.argmax(axis=1)]
-    conf = probs.max(axis=1).reshape(SIZE, SIZE)
-    grid_labels = tuple(tuple(labels[r * SIZE:(r + 1) * SIZE]) for r in range(SIZE))
+    conf = probs.max(axis=1).reshape(size, size)
+    grid_labels = tuple(tuple(labels[r * size:(r + 1) * size]) for r in range(size))
     occluded = np.array([[lab == OCCLUDED for lab in row] for row in grid_labels])
     return BoardReading(tuple("".join(row) for row in grid_labels), grid_labels, conf, occluded, probs,
-                        tuple(classes), corners, homography_to_rectified(corners), warped, timings, location,
+                        tuple(classes), corners, homography_to_rectified(corners, size), warped, timings, location,
                         rotation % 4, conf < UNSURE_BELOW, embedding, references, logits)
 
 
-__all__ = ["BoardReading", "read_board", "reading_of", "rotate_corners", "turn_squares", "letters_of", "EMPTY",
-           "BLANK", "OCCLUDED", "UNSURE_BELOW"]
+__all__ = ["BoardReading", "read_board", "reading_of", "rotate_corners", "turn_squares", "squares_a_side",
+           "letters_of", "EMPTY", "BLANK", "OCCLUDED", "UNSURE_BELOW"]

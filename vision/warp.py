@@ -1,10 +1,11 @@
-"""The canonical rectified board and its 225 cell crops.
+"""The canonical rectified board and its 225 cell crops (441 on Super Scrabble's 21x21 board: every function takes
+the board's ``size``, 15 by default; a crop is the same pixels whatever the size, so one model reads both).
 
 Training (``tilecam.models``) and inference (``tilecam.vision``) both go through these two functions, so the crops a
 model is trained on are cut exactly as the crops it reads.
 
-The rectified board is a square image: the 15x15 playing grid occupies ``GRID_PX`` pixels, with ``MARGIN_PX`` of the
-surroundings kept on every side so that a crop of an edge cell has context too.
+The rectified board is a square image: the playing grid occupies ``CELL_PX`` pixels a square, with ``MARGIN_PX`` of
+the surroundings kept on every side so that a crop of an edge cell has context too.
 """
 
 from __future__ import annotations
