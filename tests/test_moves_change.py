@@ -101,6 +101,24 @@ def test_a_still_square_keeps_its_reading_and_a_hand_that_changed_the_pixels_kee
     assert tr.board.rows() == CAT
 
 
+def test_a_hand_hovering_over_bare_squares_read_as_bare_keeps_a_play_in_progress_from_being_committed():
+    """Rendered games split a play on the board's edge row in two (INDUCTEE as IN.U + CTEE): the hand hovered there
+    still, one square of it read as covered, the others as the bare board. Squares whose pixels changed but that
+    read bare as before join the covered one into a hand: no settle until it leaves. Without a covered square among
+    them they are the light (or the board turned on the table)."""
+    tiles = [(7, 7), (7, 8), (7, 9)]
+    hovering = board_image(tiles)
+    y, x = MARGIN_PX + 8 * CELL_PX, MARGIN_PX + 7 * CELL_PX
+    hovering[y:y + 2 * CELL_PX, x:x + 3 * CELL_PX] = (150, 170, 210)          # a hand, no tile, under the word
+    frames = {0: seen(EMPTY, board_image()), 1: seen(CAT, hovering, [(9, 8)]), 2: seen(CAT, board_image(tiles, seed=3)),
+              3: seen(CAT, hovering)}
+    tr = MoveTracker("english", reader=lambda image: frames[int(image[0, 0, 0])], config=TrackerConfig(settle_readings=1))
+    assert tr.feed(np.zeros((2, 2, 3), np.uint8), 0.0) == []
+    assert tr.feed(np.ones((2, 2, 3), np.uint8), 1.0) == [] and tr.status.startswith("occluded")
+    assert [str(e) for e in tr.feed(np.full((2, 2, 3), 2, np.uint8), 2.0)] == ["play 8H CAT"]
+    assert tr.feed(np.full((2, 2, 3), 3, np.uint8), 3.0) == [] and not tr.status.startswith("occluded")
+
+
 def test_the_memory_wants_every_square_read_before_a_settle_and_then_only_the_changed_and_doubted_ones():
     from tilecam.vision.moves.belief import BoardMemory
 

@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from tilecam.vision.moves.change import SIZE, Signature, changed_squares, signature
-from tilecam.vision.moves.reading import OCCLUDED, Reading
+from tilecam.vision.moves.reading import EMPTY, OCCLUDED, Reading
 
 HAND_SQUARES = 4   # touching squares that changed and read as covered are a hand, an arm or a sleeve at this many
 DOUBTED = 0.9      # a square believed less surely than this is believed anew on every look, changed or not (a tile
@@ -62,10 +62,15 @@ class BoardMemory:
                    else changed_squares(self.reference, sig))
         believed = self.belief or committed
         covered = np.array([[ch == OCCLUDED for ch in row] for row in reading.grid]) | reading.occluded
-        hand = _hand(covered & changed)
+        # A bare square whose pixels changed but which still reads bare may have something over it that is no tile
+        # (a hand hovering, part of its skin read as the board): joined to squares read as covered, it makes them a
+        # hand where together they are HAND_SQUARES (alone, it is the light or the board turned on the table).
+        bare_still = np.array([[a == EMPTY == b for a, b in zip(now, before)]
+                               for now, before in zip(reading.grid, believed.grid)]) & (self.reference is not None)
+        hand = _hand((covered | bare_still) & changed, covered)
         kept = covered & changed & ~hand
         mixed = _mix(reading, believed, (changed & ~kept) | (~covered & (believed.confidence < DOUBTED)))
-        return Look(mixed, changed, _squares(hand), _squares(kept), sig)
+        return Look(_covered_by(mixed, hand), changed, _squares(hand), _squares(kept), sig)
 
     def settle(self, look: Look) -> None:
         """The board settled as ``look`` shows it: its reading is the belief, its picture the reference."""
@@ -76,12 +81,23 @@ class BoardMemory:
         self.belief = self.reference = None
 
 
-def _hand(covered: np.ndarray) -> np.ndarray:
-    """The covered squares that lie in groups of ``HAND_SQUARES`` or more touching (diagonals count)."""
-    count, labels = cv2.connectedComponents(covered.astype(np.uint8), connectivity=8)
+def _hand(squares: np.ndarray, covered: np.ndarray) -> np.ndarray:
+    """The ``squares`` that lie in groups of ``HAND_SQUARES`` or more touching (diagonals count) with at least one
+    ``covered`` square among them."""
+    count, labels = cv2.connectedComponents(squares.astype(np.uint8), connectivity=8)
     sizes = np.bincount(labels.ravel(), minlength=count)
-    big = [k for k in range(1, count) if sizes[k] >= HAND_SQUARES]
-    return np.isin(labels, big) & covered
+    seen = np.bincount(labels[covered & squares], minlength=count)
+    big = [k for k in range(1, count) if sizes[k] >= HAND_SQUARES and seen[k]]
+    return np.isin(labels, big) & squares
+
+
+def _covered_by(reading: Reading, hand: np.ndarray) -> Reading:
+    """``reading`` with the squares under a hand read as covered (the tracker does not settle on a covered board)."""
+    if not hand.any():
+        return reading
+    grid = tuple("".join(OCCLUDED if hand[r, c] else ch for c, ch in enumerate(row))
+                 for r, row in enumerate(reading.grid))
+    return Reading(grid, reading.confidence, reading.occluded | hand, reading.alternatives)
 
 
 def _squares(mask: np.ndarray) -> tuple[tuple[int, int], ...]:
