@@ -310,8 +310,8 @@ def _board_base(design: str, frame_px: int, layout_name: str = "standard15") -> 
                 # the premium spelt out in three small lines, as on Hasbro and club boards
                 tint = tuple(int(v * 0.45) for v in colours[premium])
                 for k, word in enumerate(PREMIUM_WORDS[premium]):
-                    size, _ = cv2.getTextSize(word, cv2.FONT_HERSHEY_SIMPLEX, 0.24, 1)
-                    cv2.putText(img, word, (x + (CELL - size[0]) // 2, y + 12 + 9 * k), cv2.FONT_HERSHEY_SIMPLEX,
+                    text, _ = cv2.getTextSize(word, cv2.FONT_HERSHEY_SIMPLEX, 0.24, 1)
+                    cv2.putText(img, word, (x + (CELL - text[0]) // 2, y + 12 + 9 * k), cv2.FONT_HERSHEY_SIMPLEX,
                                 0.24, tint, 1, cv2.LINE_AA)
             elif premium != "plain":
                 label = premium

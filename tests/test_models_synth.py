@@ -117,3 +117,15 @@ def test_a_grid_with_an_unknown_square_is_refused_with_a_grid_error():
     rows[0] = "#" + "." * 14
     with pytest.raises(synth.GridError, match="unknown squares"):
         synth.render_board(rows, seed=1)
+
+
+@pytest.mark.parametrize("layout", ["standard15", "super21"])
+def test_boards_whose_premiums_spell_them_out_are_drawn_on_every_layout(layout):
+    """The training renders' worded designs (the premium written in three lines) on both boards: every square
+    drawn, a premium square's words darker than its colour."""
+    side = {"standard15": 15, "super21": 21}[layout]
+    for design in synth.WORDED_PREMIUMS:
+        board = synth._board_base(design, 20, layout)
+        assert board.shape == (side * synth.CELL + 40, side * synth.CELL + 40, 3)
+        tw = board[20:20 + synth.CELL, 20:20 + synth.CELL].reshape(-1, 3)      # A1 is a triple word on both
+        assert (np.abs(tw.astype(int) - synth.BOARDS[design]["TW"]).sum(axis=1) > 60).any()
