@@ -16,3 +16,17 @@ def shared_dir() -> Path:
     if not SHARED.is_dir():
         pytest.skip("../shared is not present beside the checkout")
     return SHARED
+
+
+@pytest.fixture
+def tracker():
+    """The device's tracker with the shipped tile model on an empty English board (skips without the model)."""
+    from tilecam.vision.classify import ModelError
+    from tilecam.vision.moves.reader import default_reader
+    from tilecam.vision.moves.tracker import make_tracker
+
+    try:
+        reader = default_reader("english", threads=1)
+    except (ImportError, OSError, ModelError) as exc:
+        pytest.skip(f"no tile model: {exc}")
+    return make_tracker(["." * 15] * 15, "english", reader=reader)

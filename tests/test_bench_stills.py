@@ -9,21 +9,12 @@ import cv2
 import numpy as np
 import pytest
 
-from tilecam.engine.move import Placement
 from tilecam.firmware import bench_stills
 from tilecam.firmware.bench_stills import Game, GameResult, judge, new_tiles
 
+from boards import EMPTY, rows_with
+
 SEED = 4242
-EMPTY = ["." * 15] * 15
-
-
-def rows_with(*words: tuple[str, str]) -> list[str]:
-    grid = [list(r) for r in EMPTY]
-    for coord, word in words:
-        for r, c, t in Placement.from_gcg(coord, word).squares():
-            if t is not None:
-                grid[r][c] = str(t)
-    return ["".join(r) for r in grid]
 
 
 MOVES = [rows_with(("8H", "CAT")), rows_with(("8H", "CAT"), ("H9", "OX")),

@@ -8,19 +8,9 @@ import cv2
 import numpy as np
 import pytest
 
-from tilecam.engine.move import Placement
+from boards import EMPTY, rows_with
 
 SEED = 4242          # one scene (board design, camera, light) for every frame of a test
-EMPTY = ["." * 15] * 15
-
-
-def rows_with(*words: tuple[str, str]) -> list[str]:
-    grid = [list(r) for r in EMPTY]
-    for coord, word in words:
-        for r, c, t in Placement.from_gcg(coord, word).squares():
-            if t is not None:
-                grid[r][c] = str(t)
-    return ["".join(r) for r in grid]
 
 
 CAT = rows_with(("8H", "CAT"))
@@ -36,19 +26,6 @@ def render():
         return np.asarray(synth.render_board(list(rows), seed=SEED, scene=scene).image)
 
     return frame
-
-
-@pytest.fixture
-def tracker():
-    from tilecam.vision.classify import ModelError
-    from tilecam.vision.moves.reader import default_reader
-    from tilecam.vision.moves.tracker import make_tracker
-
-    try:
-        reader = default_reader("english", threads=1)
-    except (ImportError, OSError, ModelError) as exc:
-        pytest.skip(f"no tile model: {exc}")
-    return make_tracker(EMPTY, "english", reader=reader)
 
 
 def feed(tracker, frames, t0=0.0):

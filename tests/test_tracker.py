@@ -12,16 +12,7 @@ from tilecam.vision.moves.reading import Reading
 from tilecam.vision.moves.events import DetectedEvent, TrackerError
 from tilecam.vision.moves.tracker import MoveTracker, TrackerConfig, make_tracker
 
-EMPTY = ["." * 15] * 15
-
-
-def rows_with(*words: tuple[str, str], base: list[str] | None = None) -> list[str]:
-    grid = [list(r) for r in (base or EMPTY)]
-    for coord, word in words:
-        for r, c, t in Placement.from_gcg(coord, word).squares():
-            if t is not None:
-                grid[r][c] = str(t)
-    return ["".join(r) for r in grid]
+from boards import EMPTY, rows_with
 
 
 def hand_over(rows: list[str], squares=((6, 6), (6, 7), (7, 6), (8, 8))) -> Reading:
