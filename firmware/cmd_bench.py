@@ -16,6 +16,7 @@ BENCHES = {
     "adapt": "tilecam.models.bench_adapt",
     "stills": "tilecam.firmware.bench_stills",
     "super": "tilecam.models.bench_super",
+    "crops": "tilecam.models.bench_crops",
 }
 
 
