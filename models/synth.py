@@ -105,9 +105,15 @@ VARIETY_TILES = {
     "lime": ((60, 200, 150), (30, 30, 30), 0.0),
 }
 VARIETY_BOARDS["hasbro-worded"] = dict(BOARDS["hasbro"])
+VARIETY_BOARDS["hasbro-bold-words"] = dict(BOARDS["hasbro"])
+VARIETY_BOARDS["club-big-labels"] = dict(VARIETY_BOARDS["club-yellow"])
 #: Variety boards whose premium squares spell their premium out ("DOUBLE / LETTER / SCORE"): printed text that is
 #: not a tile, which a reader that has only seen "DL" takes for a letter.
-WORDED_PREMIUMS = ("grey1998", "vintage", "club-yellow", "teal", "hasbro-worded")
+WORDED_PREMIUMS = ("grey1998", "vintage", "club-yellow", "teal", "hasbro-worded", "hasbro-bold-words")
+#: How a design prints on its premium squares, where not as the rest (text scale, stroke, ink as a share of the
+#: square's colour): bold dark words, or big dark labels ("TW") — prints as letter-like as a tile's letter, which only
+#: the square's reference (the same print on the bare squares of its kind) tells from one.
+PREMIUM_PRINT = {"hasbro-bold-words": (0.3, 1, 0.2), "club-big-labels": (0.62, 2, 0.3)}
 PREMIUM_WORDS = {"TW": ("TRIPLE", "WORD", "SCORE"), "DW": ("DOUBLE", "WORD", "SCORE"),
                  "TL": ("TRIPLE", "LETTER", "SCORE"), "DL": ("DOUBLE", "LETTER", "SCORE"),
                  "QW": ("QUADRUPLE", "WORD", "SCORE"), "QL": ("QUADRUPLE", "LETTER", "SCORE")}
@@ -308,15 +314,20 @@ def _board_base(design: str, frame_px: int, layout_name: str = "standard15") -> 
             img[y:y + CELL, x:x + CELL] = colours[premium]
             if premium != "plain" and design in WORDED_PREMIUMS:
                 # the premium spelt out in three small lines, as on Hasbro and club boards
-                tint = tuple(int(v * 0.45) for v in colours[premium])
+                scale, stroke, ink = PREMIUM_PRINT.get(design, (0.24, 1, 0.45))
+                tint = tuple(int(v * ink) for v in colours[premium])
                 for k, word in enumerate(PREMIUM_WORDS[premium]):
-                    text, _ = cv2.getTextSize(word, cv2.FONT_HERSHEY_SIMPLEX, 0.24, 1)
+                    text, _ = cv2.getTextSize(word, cv2.FONT_HERSHEY_SIMPLEX, scale, stroke)
                     cv2.putText(img, word, (x + (CELL - text[0]) // 2, y + 12 + 9 * k), cv2.FONT_HERSHEY_SIMPLEX,
-                                0.24, tint, 1, cv2.LINE_AA)
+                                scale, tint, stroke, cv2.LINE_AA)
             elif premium != "plain":
                 label = premium
-                tint = tuple(int(v * 0.75) for v in colours[premium])
-                cv2.putText(img, label, (x + 9, y + 26), cv2.FONT_HERSHEY_SIMPLEX, 0.42, tint, 1, cv2.LINE_AA)
+                scale, stroke, ink = PREMIUM_PRINT.get(design, (0.42, 1, 0.75))
+                tint = tuple(int(v * ink) for v in colours[premium])
+                text, _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, scale, stroke)
+                at = (x + 9, y + 26) if design not in PREMIUM_PRINT else (x + (CELL - text[0]) // 2,
+                                                                          y + (CELL + text[1]) // 2)
+                cv2.putText(img, label, at, cv2.FONT_HERSHEY_SIMPLEX, scale, tint, stroke, cv2.LINE_AA)
     cy, cx = frame_px + (layout.center[0] + 0.5) * CELL, frame_px + (layout.center[1] + 0.5) * CELL
     star = np.array([[cx + 12 * np.cos(a) * (1 if i % 2 == 0 else 0.45), cy + 12 * np.sin(a) * (1 if i % 2 == 0 else 0.45)]
                      for i, a in enumerate(np.linspace(-np.pi / 2, 1.5 * np.pi, 10, endpoint=False))], np.int32)

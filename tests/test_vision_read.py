@@ -163,11 +163,13 @@ def test_a_first_word_lying_sideways_and_read_as_empty_squares_still_tells_the_r
 
 def test_glare_on_an_empty_board_does_not_teach_the_reader_which_edge_is_row_one(shared_dir, monkeypatch):
     """Seed 12111 of the move bench (liwords_puzzles_r1_mike): an empty green board turned 122 degrees under a glare
-    that reads as two doubtful tiles in some turn, no letter read surely in any. The turn was learned from that, a
-    quarter turn wrong, and the first word JILT then read LTIT; now it is learned from JILT itself."""
+    that reads as one or two doubtful tiles in some turn (with the model of 2026-11-26 late, one read surely as a
+    letter in one turn). The turn was learned from that, a quarter turn wrong, and the first word JILT then read
+    LTIT; now a turn is learnt only from two tiles or more, here from JILT itself."""
     from tilecam.engine.gcg import load_gcg
     from tilecam.models.video import iter_render, script_game
     from tilecam.vision import orient
+    from tilecam.vision.moves.reader import ORIENT_MIN_TILES
     from tilecam.vision.orient import Orientation, find_orientation
     from tilecam.vision.tracker import default_reader
 
@@ -176,7 +178,8 @@ def test_glare_on_an_empty_board_does_not_teach_the_reader_which_edge_is_row_one
     jilt = next(spec for spec in video.specs if "JILT" in "".join(spec.rows) and not spec.hand)
     empty, first_word = iter_render([video.specs[0], jilt], video.tileset, 12111)
     assert not "".join(video.specs[0].rows).strip(".")
-    assert not any(find_orientation(empty, TileClassifier.load(threads=1)).sure)
+    glared = find_orientation(empty, TileClassifier.load(threads=1))
+    assert glared.tiles < ORIENT_MIN_TILES          # one square of glare read as a tile: no turn is learnt from it
     read = default_reader("english")
     read(empty)
     assert list(read(first_word).grid) == list(jilt.rows)
