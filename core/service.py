@@ -8,9 +8,9 @@ commit are listeners woken (:meth:`GameService.wait_for_event`), so what the web
 
 Event-sourced: the game is the fold of its stored events. ``play``, ``pass``, ``exchange``, ``challenge``,
 ``withdraw``, ``end`` and ``time_penalty`` are game actions (each one undo step); ``undo`` takes back the last action;
-``set_blank`` and ``correct_tile`` rewrite the tile of an earlier play and the game is rebuilt from the rewritten
-actions (scores of later plays follow); ``pause`` stops and restarts the clocks. Clocks are derived from event
-times: the player to move uses time from the event that gave them the turn.
+``set_blank``, ``correct_tile`` and ``remove_tile`` rewrite the tile of an earlier play and the game is rebuilt
+from the rewritten actions (scores of later plays follow); ``pause`` stops and restarts the clocks. Clocks are
+derived from event times: the player to move uses time from the event that gave them the turn.
 
 >>> import tempfile
 >>> from tilecam.core.store import GameStore
@@ -36,7 +36,7 @@ from tilecam.engine.board import Board, Tile
 from tilecam.engine.coords import format_coord
 from tilecam.engine.errors import EngineError
 from tilecam.engine.game import Game
-from tilecam.engine.move import Placement
+from tilecam.engine.move import Placement, word_without
 from tilecam.engine.rules import Rules
 from tilecam.engine.scoring import score
 from tilecam.engine import variants
@@ -55,7 +55,7 @@ from tilecam.core.store import (
 # Stored event kinds that are game actions (one engine undo step each, replayed in order); ``card`` and
 # ``magical_word`` are the Harry Potter edition's scored events after a play.
 ACTIONS = ("play", "pass", "exchange", "challenge", "withdraw", "end", "time_penalty", "card", "magical_word")
-CORRECTIONS = ("set_blank", "correct_tile")
+CORRECTIONS = ("set_blank", "correct_tile", "remove_tile")
 # The move kinds the scoreboard shows as "the last move" (a card or a Magical Word is shown as its own move).
 LAST_MOVE_KINDS = ("play", "pass", "exchange", "withdraw", "card", "magical_word")
 
@@ -345,7 +345,10 @@ class GameService:
 
     def correct_tile(self, row: int, col: int, letter: str, actor: str) -> StoredEvent:
         """Fix a misread tile of an earlier play: ``letter`` in board text (``A`` a tile, ``a`` a blank as A, ``?``
-        a blank not yet named). Scores of that play and later ones are recomputed."""
+        a blank not yet named, ``.`` no tile: :meth:`remove_tile`). Scores of that play and later ones are
+        recomputed."""
+        if letter == ".":
+            return self.remove_tile(row, col, actor)
         try:
             Tile.from_char(letter)
         except (EngineError, TypeError) as exc:
@@ -354,6 +357,16 @@ class GameService:
             f = self._current("correct_tile")
             self._tile_at(f, row, col, "correct_tile")
             return self._correct(f, "correct_tile", row, col, letter, actor)
+
+    def remove_tile(self, row: int, col: int, actor: str) -> StoredEvent:
+        """Take out a tile an earlier play never put down (a bare square misread as a tile when it was committed):
+        the play loses it, and its score and later ones are recomputed. Only a tile at either end of its play's
+        word can go (one inside would split the play in two), and never a play's only tile (that play was none:
+        undo it)."""
+        with self._lock:
+            f = self._current("remove_tile")
+            self._tile_at(f, row, col, "remove_tile")
+            return self._correct(f, "remove_tile", row, col, "", actor)
 
     def undo(self, actor: str) -> StoredEvent:
         """Take back the last game action (a play, pass, exchange, challenge, the end …)."""
@@ -641,7 +654,14 @@ class GameService:
         word = f.actions[i]["word"]
         # the camera's "phony?" was about the word as read; once players have corrected it, only a lexicon says
         kept = {key: v for key, v in f.actions[i].items() if key != "phony"}
-        f.actions[i] = {**kept, "word": word[:k] + char + word[k + 1:]}
+        if char:
+            f.actions[i] = {**kept, "word": word[:k] + char + word[k + 1:]}
+        else:
+            try:
+                position, rest = word_without(kept["position"], word, k)
+            except EngineError as exc:
+                raise CommandRefused(str(exc), command) from exc
+            f.actions[i] = {**kept, "position": position, "word": rest}
         actions = f.actions
         rebuilt = self._new_fold(f.game_id, f.players, f.settings)
         for action in actions:
@@ -821,3 +841,4 @@ def _masked(word: str, squares: Sequence[tuple[int, int]], pending: set[tuple[in
 def _square(row: int, col: int) -> str:
     """A square as players say it: ``8H`` (row number, column letter)."""
     return format_coord(row, col, True)
+

@@ -178,6 +178,27 @@ class Placement:
         return cls(r0, c0, across, tuple(tiles))
 
 
+def word_without(coord: str, word: str, k: int) -> tuple[str, str]:
+    """The GCG play ``coord word`` without the tile on its word's ``k``-th square (a bare square read as a tile when
+    it was recorded): ``(coord, word)`` of what is left. Only a square at either end of the word can go — one
+    inside would split the play — and some new tile must be left.
+
+    >>> word_without("12L", "?S.R", 0), word_without("H8", "CAT", 2)
+    (('12M', 'S.R'), ('H8', 'CA'))
+    """
+    if not 0 <= k < len(word) or word[k] == PLAYED_THROUGH:
+        raise IllegalPlacement(f"{coord} {word}: no tile of the play on its square {k + 1}")
+    if 0 < k < len(word) - 1:
+        raise IllegalPlacement(f"{coord} {word}: the tile is inside the word; taking it out would split the play")
+    rest = word[1:] if k == 0 else word[:-1]
+    if not rest.strip(PLAYED_THROUGH):
+        raise IllegalPlacement(f"{coord} {word}: no tile of the play would be left")
+    if k == 0:
+        row, col, across = parse_coord(coord)
+        coord = format_coord(row + (not across), col + across, across)
+    return coord, rest
+
+
 def _run_length(board: Board, row: int, col: int, across: bool) -> int:
     """Length of the word a tile at an empty ``(row, col)`` would sit in along one direction."""
     dr, dc = (0, 1) if across else (1, 0)

@@ -43,7 +43,7 @@ def record_event(service: GameService, event: Any, snapshot: Callable[[], bytes 
                f"{stored.payload.get('score')}"
     if kind == "correct":
         row, col = event.square
-        service.correct_tile(row, col, event.letter, actor=CAMERA)
+        service.correct_tile(row, col, event.letter, actor=CAMERA)      # "." : the play never put a tile there
         return f"{event.note}: corrected"
     if kind == "withdraw":
         service.withdraw(actor=CAMERA)

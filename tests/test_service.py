@@ -148,6 +148,27 @@ def test_correcting_a_misread_tile_rescores_that_play_and_later_ones(svc):
     assert svc.state()["players"][1]["score"] == 3 + 10 * 2 + 1  # Z on a double letter
 
 
+def test_a_tile_a_play_never_put_down_is_taken_out_and_the_scores_follow(svc, store):
+    """A bare square read as a tile when its play was committed (a blank on a white square): the play loses it."""
+    svc.play("8G CAT", actor="camera")
+    svc.play("I7 ?.ED", actor="camera")                      # Ben's TED, a phantom blank on I7 above the T
+    with pytest.raises(CommandRefused, match="inside the word"):
+        svc.remove_tile(8, 8, actor="camera")                # E of ?.ED: would split the play
+    with pytest.raises(CommandRefused, match="no tile"):
+        svc.remove_tile(3, 3, actor="camera")
+    svc.correct_tile(6, 8, ".", actor="web")                   # as the control page says it: "." = no tile
+    s = svc.state()
+    assert [(m["position"], m["word"]) for m in s["moves"]] == [("8G", "CAT"), ("I8", ".ED")]
+    assert s["board"][6] == "." * 15 and s["players"][1]["score"] == 1 + 1 * 2 + 2     # T, E on a double letter, D
+    assert "corrected" in s["moves"][1]["flags"]
+    again = GameService(store)                                 # a restart replays the correction from the events
+    again.resume()
+    assert again.state()["board"] == s["board"]
+    svc.play("10I .S", actor="camera")                         # one tile beside the D
+    with pytest.raises(CommandRefused, match="no tile of the play would be left"):
+        svc.remove_tile(9, 9, actor="camera")
+
+
 def test_challenge_with_a_lexicon_withdraws_a_phony(store):
     svc = GameService(store, lexicon={"CAT", "AT", "TA"})
     svc.new_game(["Ann", "Ben"])

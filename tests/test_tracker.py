@@ -176,6 +176,35 @@ def test_stills_take_an_occluded_square_as_unchanged():
     assert [str(e) for e in tr.feed(glare, 0.0)] == ["play 8H CAT"]
 
 
+def test_photos_that_read_a_committed_tile_bare_twice_take_it_out_and_the_game_goes_on():
+    """The Romanian stills of game 3 (a model that never saw the board): a bare square beside a play read as a blank
+    and committed with it; every later photo then missed a tile there beside the new ones, and the game stalled with
+    9 moves to go. Two photos in a row that read it bare take it out (a "correct" to "."), and the plays since are
+    found. On live video a tile read bare is waited for (lifted and held, or slid aside), however long."""
+    tr = MoveTracker("english", config=TrackerConfig.for_stills())
+    photos = [rows_with(("8G", "?CAT")),                                  # G8 bare, read as a blank
+              rows_with(("8G", "?CAT"), ("I8", ".X")),
+              rows_with(("8H", "CAT"), ("I8", ".X"), ("H8", ".O")),        # G8 bare beside the new O: waited for
+              rows_with(("8H", "CATS"), ("I8", ".X"), ("H8", ".O"))]
+    events = [[str(e) for e in tr.feed(Reading.from_rows(rows), float(t))] for t, rows in enumerate(photos)]
+    assert events[:3] == [["play 8G ?CAT"], ["play I8 .X"], []]
+    assert events[3][0] == "correct G8 to bare" and sorted(events[3][1:]) == ["play 8H ...S", "play 9H O."]
+    assert tr.board.rows() == photos[3]
+    from tilecam.engine.rules import Rules
+    from tilecam.vision.moves.replay import GameRecorder
+
+    recorder = GameRecorder(["Ann", "Bob"], Rules(max_scoreless_turns=None))      # the game the events make
+    tr2 = MoveTracker("english", config=TrackerConfig.for_stills())
+    for t, rows in enumerate(photos):
+        for e in tr2.feed(Reading.from_rows(rows), float(t)):
+            assert recorder.apply(e), recorder.problems
+    assert [(m.position, m.word) for m in recorder.game.history] == [("8H", "CAT"), ("I8", ".X"), ("8H", "...S"),
+                                                                     ("9H", "O.")]
+    live = MoveTracker("english", board_rows=CAT, config=TrackerConfig(settle_readings=1))
+    lifted = rows_with(("8H", "CA"))
+    assert all(live.feed(Reading.from_rows(lifted), float(t)) == [] for t in range(6)) and live.board.rows() == CAT
+
+
 def test_a_tile_swapped_in_place_under_a_hand_is_looked_at_again():
     tr = MoveTracker("english", config=TrackerConfig(settle_readings=2))
     run(tr, [Reading.from_rows(CAT)] * 2)

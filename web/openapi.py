@@ -64,7 +64,7 @@ def _command_body() -> dict[str, Any]:
         "valid": {"type": ["boolean", "null"], "description": "challenge: left out, the game's lexicon decides"},
         "square": {"type": "string", "description": "set_blank, correct_tile: e.g. H8"},
         "row": {"type": "integer"}, "col": {"type": "integer"},
-        "letter": {"type": "string", "description": "set_blank, correct_tile: one letter"},
+        "letter": {"type": "string", "description": "set_blank, correct_tile: one letter (correct_tile: . = no tile)"},
         "racks": {"type": "object", "additionalProperties": {"type": "string"},
                   "description": "end: seat → tiles left on that rack"},
         "paused": {"type": "boolean", "description": "pause: true to pause, false to go on"},

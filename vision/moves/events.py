@@ -3,8 +3,9 @@
 A :class:`DetectedEvent` has ``kind`` ``"play"`` (``placement``: an engine Placement, ``?`` for a blank not named
 yet; ``phony``: words the lexicon rejects; ``pending_blanks``), ``"withdraw"`` (the last play taken back;
 ``placement`` = that play), ``"amend"`` (the last play recorded again as ``placement``, by the same player: it was
-read short), ``"correct"`` (the tile on ``square`` is ``letter``: the play that put it there and the scores after it
-change), ``"pass"`` or ``"exchange"``. ``firmware/pipeline.record_event`` turns each into a game action.
+read short), ``"correct"`` (the tile on ``square`` is ``letter``, or ``.``: there is none, the square was read as
+a tile; the play that put it there and the scores after it change), ``"pass"`` or ``"exchange"``.
+``firmware/pipeline.record_event`` turns each into a game action.
 """
 
 from __future__ import annotations
@@ -46,5 +47,5 @@ class DetectedEvent:
         if self.kind == "amend" and self.placement is not None:
             return f"amend the last play to {self.placement}"
         if self.kind == "correct" and self.square is not None:
-            return f"correct {square_name(*self.square)} to {self.letter}"
+            return f"correct {square_name(*self.square)} to {'bare' if self.letter == '.' else self.letter}"
         return self.kind

@@ -8,6 +8,7 @@ from typing import Any
 
 from tilecam.engine.coords import square_name
 from tilecam.vision.moves.events import DetectedEvent, TrackerError
+from tilecam.vision.moves.reading import EMPTY
 from tilecam.vision.moves.tracker import MoveTracker
 
 
@@ -75,6 +76,7 @@ def _with_tile(game: Any, square: tuple[int, int], letter: str) -> Any:
     from tilecam.engine.errors import IllegalMove
     from tilecam.engine.game import Game
     from tilecam.engine.gcg import replay_event
+    from tilecam.engine.move import word_without
 
     history = game.history
     for target in range(len(history) - 1, -1, -1):
@@ -82,7 +84,11 @@ def _with_tile(game: Any, square: tuple[int, int], letter: str) -> Any:
         withdrawn = target + 1 < len(history) and history[target + 1].kind == "withdraw"
         k = e.placement.new_tile_index(*square) if e.kind == "play" and not withdrawn else None
         if k is not None:
-            history[target] = replace(e, word=e.word[:k] + letter + e.word[k + 1:])
+            if letter == EMPTY:                    # a tile the play never put down
+                position, word = word_without(e.position, e.word, k)
+                history[target] = replace(e, position=position, word=word)
+            else:
+                history[target] = replace(e, word=e.word[:k] + letter + e.word[k + 1:])
             break
     else:
         raise IllegalMove(f"no play put the tile on {square_name(*square)}")

@@ -77,6 +77,11 @@ class TrackerConfig:
     occlusion_blocks: bool = True      # an occluded square stops the settle (False: it only counts as unchanged)
     correct_above: float = 0.95        # a committed tile (not of the last play) read as another letter this surely …
     correct_after: int = 2             # … on this many settled boards in a row was misread when committed; 0 = never
+    # A committed tile (not of the last play) read bare as surely on this many settled boards in a row was a bare
+    # square misread as a tile: it is taken out (a "correct" to "."), so the game does not stall on a tile
+    # "missing" from then on. 0 = never, on live video: a tile lifted and held, or slid a square aside, reads bare
+    # for as long as the players take. Photos one a turn (``for_stills``): two turns without it.
+    remove_after: int = 0
     # The reader learns the board from the committed tiles at each settle. Off by default: on the five Romanian
     # games (`tilecam bench stills`, a model that never saw that board) it gave 62/100 moves right against 63
     # without — a misread tile, once committed, is learnt too — and ~100 ms more a settle. Learning from labelled
@@ -87,9 +92,10 @@ class TrackerConfig:
     def for_stills(cls, rack_size: int = 7, **changes: Any) -> "TrackerConfig":
         """One photo per turn, each already a settled board (a clock-button rig): every photo is looked at as it is;
         an occluded square in one (a glare) is taken as unchanged, and so are up to two committed tiles read empty
-        away from the new ones (waiting for a later photo to show them again would stall the game)."""
+        away from the new ones (waiting for a later photo to show them again would stall the game), and one read bare
+        on two photos in a row is taken out (``remove_after``)."""
         base = {"settle_readings": 1, "commit": "clock", "unsure_squares": 0, "occlusion_blocks": False, "stills": True,
-                "resolve": ResolvePolicy(tolerate_missing=2, rack_size=rack_size)}
+                "resolve": ResolvePolicy(tolerate_missing=2, rack_size=rack_size), "remove_after": 2}
         return cls(**{**base, **changes})
 
     def __post_init__(self) -> None:
@@ -383,9 +389,10 @@ class MoveTracker:
         return reading.with_empty(self._bare)
 
     def _corrections(self, reading: Reading, t: float) -> list[DetectedEvent]:
-        """Committed tiles that settled boards since have shown clearly as another letter, ``correct_after`` times
-        in a row: the letter was misread when its play was committed (the light or the hand's shadow then), and a
-        later read of the same still tile is the better one. The last play's tiles are left to ``interpret`` (a
+        """Committed tiles that settled boards since have shown clearly as another letter, or as a bare square,
+        ``correct_after`` times in a row: the letter was misread when its play was committed (the light or the
+        hand's shadow then), or the square was bare and read as a tile, and a later read of the same still square
+        is the better one. The last play's tiles are left to ``interpret`` (a
         changed letter there may be a new tile on a square just vacated)."""
         cfg = self.config
         if cfg.correct_after <= 0:
@@ -400,19 +407,22 @@ class MoveTracker:
             # A letter the model hardly believed when it was committed (V at 0.2) is put right by the first board
             # that reads it clearly, also in the last play: before the next play is judged with the wrong count.
             doubted = (r, c) in self._doubted
-            if (((r, c) in last and not doubted) or label in (EMPTY, OCCLUDED, BLANK) or same
-                    or reading.confidence[r, c] < cfg.correct_above):
+            if (((r, c) in last and not doubted) or label in (OCCLUDED, BLANK) or same
+                    or reading.confidence[r, c] < cfg.correct_above or (label == EMPTY and cfg.remove_after <= 0)):
                 continue
             before, count = self._misread.get((r, c), ("", 0))
             count = count + 1 if before == label else 1
-            if count < (1 if doubted else cfg.correct_after):
+            if count < (cfg.remove_after if label == EMPTY else 1 if doubted else cfg.correct_after):
                 seen[(r, c)] = (label, count)
                 continue
-            self.board[r, c] = Tile(label)
+            # read bare as clearly, as often: the square was bare and misread as a tile when its play was committed
+            # (the game would otherwise stall on a tile "missing" from then on); read as another letter: misread
+            self.board[r, c] = None if label == EMPTY else Tile(label)
             self._doubted.discard((r, c))
             was = "a blank" if tile.is_blank else tile.letter
+            since = "bare" if label == EMPTY else label
             events.append(DetectedEvent("correct", t=t, square=(r, c), letter=label,
-                                        note=f"{square_name(r, c)} was committed as {was} and has read {label} since"))
+                                        note=f"{square_name(r, c)} was committed as {was} and has read {since} since"))
         self._misread = seen
         return events
 
