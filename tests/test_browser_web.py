@@ -102,6 +102,23 @@ def test_a_committed_move_appears_on_an_open_phone_page_within_a_second(served, 
     page.screenshot(path=str(shots / "phone-live.png"), full_page=True)
 
 
+def test_the_status_line_says_what_the_camera_last_said(served, page):
+    """The daemon puts its loop's and tracker's status on the service (``service.device``, never stored); the
+    scoreboard's status line shows the tracker's with each state (a board turned on the table, no board found)."""
+    server, service = served
+    service.new_game(["Ann", "Ben"], actor="test")
+    service.device = {"state": "watching", "tracker": "the board was turned a quarter turn clockwise; watching"}
+    try:
+        page.goto(server.url + "/")
+        page.wait_for_selector("#conn.live-ok", timeout=5000)
+        assert page.inner_text("#camera-status") == "camera: the board was turned a quarter turn clockwise; watching"
+        service.device = {}
+        service.play("8D QUANT", actor="camera")
+        page.wait_for_function("document.querySelector('#camera-status').textContent === ''", timeout=2000)
+    finally:
+        service.device = {}
+
+
 def test_browser_reconnects_by_itself_and_catches_up_with_last_event_id(served, page):
     server, service = served
     service.new_game(["Ann", "Ben"], actor="test")

@@ -158,6 +158,9 @@
     drawMoves(state);
     const status = { none: "no game", active: "", paused: "paused", finished: "game over" }[state.status];
     $("game-status").textContent = status === undefined ? state.status : status;
+    // what the camera's move tracker last said (no board found, a hand over it, the board turned …), when it runs
+    const tracker = (state.device || {}).tracker;
+    $("camera-status").textContent = tracker ? "camera: " + tracker : "";
     const rules = [];
     if (state.variant_title && state.settings && state.settings.variant !== "tournament") rules.push(state.variant_title);
     if (state.target) rules.push("target " + state.target);
