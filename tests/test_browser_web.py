@@ -104,7 +104,8 @@ def test_a_committed_move_appears_on_an_open_phone_page_within_a_second(served, 
 
 def test_the_status_line_says_what_the_camera_last_said(served, page):
     """The daemon puts its loop's and tracker's status on the service (``service.device``, never stored); the
-    scoreboard's status line shows the tracker's with each state (a board turned on the table, no board found)."""
+    scoreboard's status line shows the tracker's (a board turned on the table, no board found), with each state and
+    between game events (``GET /api/device``, polled)."""
     server, service = served
     service.new_game(["Ann", "Ben"], actor="test")
     service.device = {"state": "watching", "tracker": "the board was turned a quarter turn clockwise; watching"}
@@ -112,9 +113,12 @@ def test_the_status_line_says_what_the_camera_last_said(served, page):
         page.goto(server.url + "/")
         page.wait_for_selector("#conn.live-ok", timeout=5000)
         assert page.inner_text("#camera-status") == "camera: the board was turned a quarter turn clockwise; watching"
+        service.device = {"state": "watching", "tracker": "unreadable: no board found (3 frames so far)"}
+        page.wait_for_function("document.querySelector('#camera-status').textContent.includes('no board found')",
+                               timeout=5000)            # between game events: polled
         service.device = {}
         service.play("8D QUANT", actor="camera")
-        page.wait_for_function("document.querySelector('#camera-status').textContent === ''", timeout=2000)
+        page.wait_for_function("document.querySelector('#camera-status').textContent === ''", timeout=5000)
     finally:
         service.device = {}
 

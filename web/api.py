@@ -47,6 +47,15 @@ def state():
     return jsonify(current)
 
 
+@bp.get("/device")
+def device():
+    """What the camera's loop and move tracker are doing now (``state``, ``tracker``, …; empty without a camera):
+    the daemon's status, never stored, read afresh on every request (the scoreboard's status line polls it)."""
+    response = jsonify(dict(current_app.extensions["tilecam.service"].device))
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 @bp.get("/events.json")
 def events_json():
     """Events after ``?after=`` (default 0), at most ``?limit=`` (default 500): the stream's content, for polling."""

@@ -84,6 +84,9 @@ def document() -> dict[str, Any]:
         "/api/openapi.json": _get("This document", _json("an OpenAPI 3.1 document")),
         "/api/state": _get("The current game as the scoreboard shows it", _json("the state", {
             "type": "object", "required": ["status"], "properties": {"status": {"type": "string"}}})),
+        "/api/device": _get("What the camera's loop and move tracker are doing now (never stored)", _json(
+            "the device status (empty without a camera)", {"type": "object",
+                                                           "properties": {"tracker": {"type": "string"}}})),
         "/api/events.json": _get("Events after a sequence number, for polling", _json("events", {
             "type": "object", "required": ["events", "last_seq"],
             "properties": {"events": {"type": "array"}, "last_seq": {"type": "integer"}}}), 400, parameters=[

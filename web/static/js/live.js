@@ -158,9 +158,7 @@
     drawMoves(state);
     const status = { none: "no game", active: "", paused: "paused", finished: "game over" }[state.status];
     $("game-status").textContent = status === undefined ? state.status : status;
-    // what the camera's move tracker last said (no board found, a hand over it, the board turned …), when it runs
-    const tracker = (state.device || {}).tracker;
-    $("camera-status").textContent = tracker ? "camera: " + tracker : "";
+    showCamera(state.device);
     const rules = [];
     if (state.variant_title && state.settings && state.settings.variant !== "tournament") rules.push(state.variant_title);
     if (state.target) rules.push("target " + state.target);
@@ -169,6 +167,19 @@
     window.tilecamState = state;
     document.dispatchEvent(new CustomEvent("tilecam:state", { detail: state }));
   }
+
+  // What the camera's move tracker last said (no board found, a hand over it, the board turned …), when it runs:
+  // from each state, and polled between events (the camera's state changes without any game event).
+  const DEVICE_POLL_MS = 3000;
+  function showCamera(device) {
+    const tracker = (device || {}).tracker;
+    $("camera-status").textContent = tracker ? "camera: " + tracker : "";
+  }
+  setInterval(() => {
+    if (document.hidden) return;
+    fetch(root.dataset.deviceUrl, { cache: "no-store" }).then((r) => (r.ok ? r.json() : null))
+      .then((device) => { if (device) showCamera(device); }).catch(() => {});
+  }, DEVICE_POLL_MS);
 
   function setConn(ok, text) {
     const c = $("conn");
