@@ -6,8 +6,8 @@ the board reader reads a square: the face scaled to a square, its own edge as co
 bare square (a plain square of an empty rendered board: the crop's own board is not in the picture). Measured:
 of the crops, the share read as a tile (any letter or a blank, not a bare or covered square), and of the letters,
 the share whose letter is right when the reading is asked for a letter (the tile set's letters only). Crops whose
-sides differ by more than ``MAX_ASPECT`` are rack tiles seen obliquely; they are stretched to a square and counted
-apart, since a board square reaches the model rectified.
+sides differ by more than ``reader_data.MAX_ASPECT`` are rack tiles seen obliquely (training leaves them out); they
+are stretched to a square and counted apart, since a board square reaches the model rectified.
 """
 
 from __future__ import annotations
@@ -19,27 +19,21 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from tilecam.models.dataset import CLASSES
+from tilecam.models.reader_data import face_as_square, face_label, oblique
 from tilecam.vision.classify import BLANK, EMPTY, OCCLUDED, TileClassifier
-from tilecam.vision.warp import CELL_PX, CONTEXT_PX
-
-MAX_ASPECT = 1.25     # sides further apart than this: an oblique rack tile, not a square's face
 
 
 def tile_faces(folder: Path) -> list[tuple[str, np.ndarray, bool]]:
     """(label, crop as the reader cuts a square, oblique) of every crop in ``folder``'s ``LETTER/`` folders."""
     out = []
     for sub in sorted(p for p in folder.iterdir() if p.is_dir()):
-        label = BLANK if sub.name.upper() == "BLANK" else sub.name.upper()
-        if label not in CLASSES or label in (EMPTY, OCCLUDED):
+        label = face_label(sub.name)
+        if label is None:
             continue
         for f in sorted(sub.iterdir()):
             image = cv2.imread(str(f)) if f.suffix.lower() in (".png", ".jpg", ".jpeg") else None
-            if image is None:
-                continue
-            oblique = max(image.shape[:2]) > MAX_ASPECT * min(image.shape[:2])
-            face = cv2.resize(image, (CELL_PX, CELL_PX), interpolation=cv2.INTER_AREA)
-            out.append((label, cv2.copyMakeBorder(face, *(CONTEXT_PX,) * 4, cv2.BORDER_REPLICATE), oblique))
+            if image is not None:
+                out.append((label, face_as_square(image), oblique(image)))
     return out
 
 
@@ -62,8 +56,8 @@ def read_faces(classifier: TileClassifier, faces, letters: tuple[str, ...]) -> d
     probs = classifier.probabilities(crops, np.repeat(bare_reference()[None], len(crops), axis=0), letters)
     letter_columns = [classes.index(ch) for ch in letters]
     counts = {"square": Counter(), "oblique": Counter()}
-    for (label, _, oblique), p in zip(faces, probs):
-        c = counts["oblique" if oblique else "square"]
+    for (label, _, seen_obliquely), p in zip(faces, probs):
+        c = counts["oblique" if seen_obliquely else "square"]
         c["crops"] += 1
         c["tile"] += classes[int(p.argmax())] not in (EMPTY, OCCLUDED)
         if label != BLANK:

@@ -202,6 +202,24 @@ def real_examples(boards: list[tuple[np.ndarray, np.ndarray, int]], first_board:
 MAX_ASPECT = 1.25
 
 
+def face_label(folder_name: str) -> str | None:
+    """The class of a folder of tile faces (``A``…, ``BLANK`` a blank tile), None for one that is not a tile's
+    (``NOISE``, a bare or covered square)."""
+    name = "?" if folder_name.upper() == "BLANK" else folder_name.upper()
+    return name if name in CLASS_INDEX and name not in (".", "#") else None
+
+
+def oblique(image: np.ndarray) -> bool:
+    """Whether a tile face's sides differ by more than ``MAX_ASPECT`` (a rack tile seen at an angle or cut off)."""
+    return max(image.shape[:2]) > MAX_ASPECT * min(image.shape[:2])
+
+
+def face_as_square(image: np.ndarray) -> np.ndarray:
+    """A tile's face as the reader cuts a square: scaled to ``CELL_PX``, its own edge as ``CONTEXT_PX`` of context."""
+    face = cv2.resize(image, (CELL_PX, CELL_PX), interpolation=cv2.INTER_AREA)
+    return cv2.copyMakeBorder(face, *(CONTEXT_PX,) * 4, cv2.BORDER_REPLICATE)
+
+
 def tile_crop_examples(folder: Path, bare: np.ndarray, rng: np.random.Generator, board: int = 0,
                        limit_per_class: int = 400) -> Examples:
     """Real tile faces from ``folder`` (``LETTER/*.png|jpg``; ``BLANK`` a blank tile; other names skipped), each
@@ -209,18 +227,17 @@ def tile_crop_examples(folder: Path, bare: np.ndarray, rng: np.random.Generator,
     crops of other boards), since the tile's own board is not in the picture."""
     xs, ys = [], []
     for sub in sorted(p for p in Path(folder).iterdir() if p.is_dir()):
-        name = "?" if sub.name.upper() == "BLANK" else sub.name.upper()
-        if name not in CLASS_INDEX or name in (".", "#"):
+        name = face_label(sub.name)
+        if name is None:
             continue
         files = sorted(f for f in sub.iterdir() if f.suffix.lower() in (".png", ".jpg", ".jpeg"))
         if len(files) > limit_per_class:
             files = [files[i] for i in sorted(rng.choice(len(files), limit_per_class, replace=False))]
         for f in files:
             image = cv2.imread(str(f))
-            if image is None or max(image.shape[:2]) > MAX_ASPECT * min(image.shape[:2]):
+            if image is None or oblique(image):
                 continue
-            face = cv2.resize(image, (CELL_PX, CELL_PX), interpolation=cv2.INTER_AREA)
-            xs.append(cv2.copyMakeBorder(face, *(CONTEXT_PX,) * 4, cv2.BORDER_REPLICATE))
+            xs.append(face_as_square(image))
             ys.append(CLASS_INDEX[name])
     x = np.stack(xs) if xs else np.zeros((0, CROP_PX, CROP_PX, 3), np.uint8)
     refs = bare[rng.integers(len(bare), size=len(x))] if len(x) else x.copy()
