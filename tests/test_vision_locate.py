@@ -312,3 +312,76 @@ def test_the_locators_lab_is_opencvs_within_two_levels():
     ours = bgr_to_lab8(picture)
     assert ours.dtype == np.uint8 and ours.shape == picture.shape
     assert np.abs(ours.astype(int) - cv2.cvtColor(picture, cv2.COLOR_BGR2LAB)).max() <= 2
+
+
+def test_the_layouts_colours_tell_a_grid_a_row_off_from_the_right_one(photos):
+    """``layout_fit`` on a real game's photo (game03, 20 moves in): under the true grid the squares' colours follow
+    the layout far above ``LAYOUT_DOUBT``; under the same grid a row or a column off they hardly do."""
+    from tilecam.vision.layoutsearch import layout_fit
+    from tilecam.vision.locate import LAYOUT_BETTER, LAYOUT_DOUBT
+
+    image, truth, kinds = photos["game03/image-20.jpg"], scrabscrap_grid_corners(), premium_kinds(15)
+    unit = np.array([[0, 0], [15, 0], [15, 15], [0, 15]], np.float32)
+    right = layout_fit(image, truth, kinds)
+    assert right > 2 * LAYOUT_DOUBT
+    for shift in ((0, 1), (1, 0), (0, -1)):
+        off = layout_fit(image, _moved(truth, unit + shift), kinds)
+        assert off < LAYOUT_DOUBT and right > LAYOUT_BETTER * off
+
+
+def _coloured_board(turntable: bool) -> tuple[np.ndarray, np.ndarray]:
+    """A dark green board with green grid lines and red and blue premium squares (printed words as dark strokes in
+    them), on a wooden table; with ``turntable`` a large disc under it, touching its edges. Returns the picture
+    and the grid's corners."""
+    rng = np.random.default_rng(3)
+    image = np.full((720, 960, 3), (60, 110, 150), np.uint8)                      # wood
+    if turntable:
+        cv2.circle(image, (480, 360), 420, (90, 150, 190), -1)                    # a lighter disc, wider than the board
+    x0, y0, cell = 270, 150, 28
+    cv2.rectangle(image, (x0 - 14, y0 - 14), (x0 + 15 * cell + 14, y0 + 15 * cell + 14), (30, 70, 25), -1)
+    kinds = premium_kinds(15)
+    colours = {"TW": (40, 40, 200), "DW": (120, 120, 230), "TL": (170, 90, 30), "DL": (220, 190, 120)}
+    for r in range(15):
+        for c in range(15):
+            x, y = x0 + c * cell, y0 + r * cell
+            cv2.rectangle(image, (x, y), (x + cell, y + cell), colours.get(kinds[r, c], (40, 95, 35)), -1)
+            if kinds[r, c]:
+                for k in range(3):                                             # "TRIPLE / WORD / SCORE"
+                    cv2.line(image, (x + 6, y + 8 + 6 * k), (x + 22, y + 8 + 6 * k), (25, 25, 25), 1)
+            cv2.rectangle(image, (x, y), (x + cell, y + cell), (50, 125, 45), 1)       # lines as green as the board
+    image = np.clip(image + rng.normal(0, 3, image.shape), 0, 255).astype(np.uint8)
+    corners = np.array([[x0, y0], [x0 + 15 * cell, y0], [x0 + 15 * cell, y0 + 15 * cell], [x0, y0 + 15 * cell]],
+                       np.float32)
+    return image, corners
+
+
+def test_a_coloured_boards_premiums_are_patches_apart_in_colour_whose_printed_words_are_no_letter():
+    """On a coloured board every square is saturated: as saturated patches the squares join into one, but as
+    patches of a colour apart from their surroundings the premiums stand alone, and their printed words (holes in
+    the patch) are not a tile's letter. Their hull outlines the board."""
+    from tilecam.vision.locate import LocateConfig, _downscaled
+    from tilecam.vision.premiums import box_ink, colour_apart_patches, hole_ink, premium_hull, saturated_patches
+
+    image, corners = _coloured_board(turntable=False)
+    small, scale = _downscaled(image, LocateConfig())                 # as the locator looks for them
+    min_side = np.sqrt(0.08 * small.shape[0] * small.shape[1]) / 15
+    assert premium_hull(small, min_side, saturated_patches(small), box_ink) is None
+    hull = premium_hull(small, min_side, colour_apart_patches(small), hole_ink)
+    x, y, w, h = cv2.boundingRect(hull)
+    box = np.array([x, y, x + w, y + h]) / scale            # the grid, or with the board's frame round it
+    grid = np.array([*corners[0], *corners[2]])
+    assert (box[:2] <= grid[:2] + 3).all() and (box[2:] >= grid[2:] - 3).all()
+    assert np.abs(box - grid).max() < 28                     # within a square of it
+
+
+def test_a_board_whose_edge_joins_a_turntable_is_outlined_by_its_frames_straight_lines():
+    """The board's closed outline is lost in the disc it lies on (the hull of board and disc is the disc); the
+    frame's four straight edges are still there and give its outline, and the board is found."""
+    import tilecam.vision.locate as locate
+
+    image, corners = _coloured_board(turntable=True)
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    frame = np.array([corners[0] - 14, corners[1] + (14, -14), corners[2] + 14, corners[3] + (-14, 14)])
+    cfg = locate.LocateConfig()
+    assert any(np.abs(quad - frame).max() < 6 for quad in locate._line_outlines(*locate._downscaled(gray, cfg), cfg))
+    assert _grid_error(np.asarray(locate_board(image).corners, np.float32), corners) < 0.1
