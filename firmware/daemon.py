@@ -69,6 +69,7 @@ def make_tracker(factory: str, board_rows: list[str], tileset: str, stills: bool
     """The consumer named by ``module:callable`` (called with the board rows and tile set name), or the project's
     tracker when ``factory`` is empty (``tilecam.vision.moves.tracker.make_tracker``, the one factory replay and the
     bench use too); :class:`NullTracker` when the vision pipeline cannot load (no tile model, a broken install).
+    The board's size (15, or 21 in a Super Scrabble game) is its rows': the tracker and its reader read that board.
     ``data_dir``: where ``tilecam calibrate`` keeps the board's profile; the reader uses it when it is there."""
     if factory:
         module_name, _, attr = factory.partition(":")
@@ -77,7 +78,7 @@ def make_tracker(factory: str, board_rows: list[str], tileset: str, stills: bool
     from tilecam.vision.moves.tracker import make_tracker as moves_tracker
 
     try:
-        reader = _calibrated_reader(tileset, data_dir)
+        reader = _calibrated_reader(tileset, data_dir, len(board_rows))
         tracker = moves_tracker(board_rows, tileset, lexicon=lexicon, stills=stills, rack_size=rack_size,
                                 reader=reader)
         tracker.reader  # load the vision pipeline and the tile model now: fail at start, not at the first move
@@ -88,9 +89,10 @@ def make_tracker(factory: str, board_rows: list[str], tileset: str, stills: bool
     return tracker
 
 
-def _calibrated_reader(tileset: str, data_dir: Any) -> Any:
-    """The vision reader with the board recorded by ``tilecam calibrate`` in ``data_dir`` (each square's bare look),
-    or None (the tracker's own reader) where there is none or it cannot be used (said in the log)."""
+def _calibrated_reader(tileset: str, data_dir: Any, size: int = 15) -> Any:
+    """The vision reader of a ``size`` x ``size`` board with the board recorded by ``tilecam calibrate`` in
+    ``data_dir`` (each square's bare look), or None (the tracker's own reader) where there is none or it cannot be
+    used: not a profile, or one of a board of another size (said in the log)."""
     if data_dir is None:
         return None
     from tilecam.vision.moves.reader import default_reader
@@ -98,10 +100,10 @@ def _calibrated_reader(tileset: str, data_dir: Any) -> Any:
 
     try:
         profile = load_profile(Path(data_dir))
+        return None if profile is None else default_reader(tileset, profile=profile, size=size)
     except ProfileError as exc:
         log.warning("%s: reading without it", exc)
         return None
-    return None if profile is None else default_reader(tileset, profile=profile)
 
 
 def encode_snapshot(image: Any, width: int, quality: int) -> bytes | None:

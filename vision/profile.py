@@ -26,11 +26,16 @@ class ProfileError(ValueError):
 
 @dataclass(frozen=True, eq=False)
 class BoardProfileFile:
-    references: np.ndarray     # (225, crop, crop, 3) uint8: each square's bare look, rotation 0
+    references: np.ndarray     # (225, crop, crop, 3) uint8 (441 on a 21x21 board): each square's bare look, rotation 0
     corners: np.ndarray        # (4, 2): the grid in the calibration photo
 
+    @property
+    def size(self) -> int:
+        """Squares a side of the board profiled."""
+        return round(len(self.references) ** 0.5)
+
     def location(self) -> BoardLocation:
-        return BoardLocation(self.corners, homography_to_rectified(self.corners), 0.0, "calibration")
+        return BoardLocation(self.corners, homography_to_rectified(self.corners, self.size), 0.0, "calibration")
 
     def references_turned(self, rotation: int) -> np.ndarray:
         """The references as the reader cuts the board turned ``rotation`` quarter turns."""

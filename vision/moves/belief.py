@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from tilecam.vision.moves.change import SIZE, Signature, changed_squares, signature
+from tilecam.vision.moves.change import Signature, changed_squares, signature
 from tilecam.vision.moves.reading import EMPTY, OCCLUDED, Reading
 
 HAND_SQUARES = 4   # touching squares that changed and read as covered are a hand, an arm or a sleeve at this many
@@ -28,8 +28,9 @@ DOUBTED = 0.9      # a square believed less surely than this is believed anew on
 @dataclass(frozen=True, eq=False)
 class Look:
     """One frame seen against the belief: ``reading`` (new where ``changed``, believed elsewhere; a hand's squares
-    read ``#``), ``changed`` (15 x 15: the pixels changed since the last settle; all before the first), ``hand``
-    (squares under a hand: not settled), ``kept`` (changed squares read as covered, not a hand: kept as believed)."""
+    read ``#``), ``changed`` (n x n, as the reading: the pixels changed since the last settle; all before the
+    first), ``hand`` (squares under a hand: not settled), ``kept`` (changed squares read as covered, not a hand:
+    kept as believed)."""
 
     reading: Reading
     changed: np.ndarray
@@ -46,10 +47,10 @@ class BoardMemory:
         self.reference: Signature | None = None
 
     def wanted(self, sig: Signature) -> np.ndarray:
-        """The squares a frame with signature ``sig`` must be read on (15 x 15): those whose pixels changed since the
-        last settle and those believed only doubtfully (all before the first settle)."""
+        """The squares a frame with signature ``sig`` must be read on (n x n, as ``sig``): those whose pixels changed
+        since the last settle and those believed only doubtfully (all before the first settle)."""
         if self.reference is None or self.belief is None:
-            return np.ones((SIZE, SIZE), bool)
+            return np.ones((sig.size, sig.size), bool)
         return changed_squares(self.reference, sig) | (self.belief.confidence < DOUBTED)
 
     def look(self, reading: Reading, warped: np.ndarray, committed: Reading, sig: Signature | None = None) -> Look:

@@ -2,7 +2,7 @@
 
     rectified board ──signature──▶ per square: colour (log of the mean, per channel) and pattern (the gray crop,
                                    blurred, its mean taken out)
-    two signatures ──changed_squares──▶ 15 x 15 booleans
+    two signatures ──changed_squares──▶ 15 x 15 booleans (21 x 21 on a Super Scrabble board)
 
 The light over a board changes slowly across it (a lamp switched on, the daylight, a broad shadow), so it is
 estimated per square as the median colour change of the squares around it and divided out: a square changed when its
@@ -28,7 +28,6 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-SIZE = 15
 CELL = 16             # pixels a square is compared at: half the reader's 32, enough for a letter's strokes
 BLUR_SIGMA = 1.0      # pixels (at CELL): a pattern moved by a pixel of misregistration stays the same pattern
 LIGHT_WINDOW = 5      # squares a side of the neighbourhood whose median colour change is the light's change
@@ -43,26 +42,34 @@ EPSILON = 1.0          # gray levels added before the log: a black square is not
 
 @dataclass(frozen=True, eq=False)
 class Signature:
-    """What a board looked like, square by square: ``colour`` (15, 15, 3) log mean per channel; ``pattern``
-    (15, 15, CELL, CELL) gray, blurred square by square, mean removed; ``spread`` (15, 15) the pattern's RMS."""
+    """What a board looked like, square by square: ``colour`` (n, n, 3) log mean per channel; ``pattern``
+    (n, n, CELL, CELL) gray, blurred square by square, mean removed; ``spread`` (n, n) the pattern's RMS; n the
+    board's squares a side (15, or 21 on a Super Scrabble board)."""
 
     colour: np.ndarray
     pattern: np.ndarray
     spread: np.ndarray
 
+    @property
+    def size(self) -> int:
+        """Squares a side of the board it is the signature of."""
+        return self.colour.shape[0]
 
-def signature(warped: np.ndarray, margin: int | None = None) -> Signature:
-    """The signature of a rectified board image (``tilecam.vision.warp``'s layout: the grid inside ``margin``)."""
-    if margin is None:
-        from tilecam.vision.warp import MARGIN_PX
 
-        margin = MARGIN_PX
+def signature(warped: np.ndarray, margin: int | None = None, size: int | None = None) -> Signature:
+    """The signature of a rectified board image (``tilecam.vision.warp``'s layout: the grid inside ``margin``).
+    ``size``: the board's squares a side; None: told from the image (``warp.CELL_PX`` pixels a square, so a
+    rectified 21x21 board gives a 21x21 signature)."""
+    from tilecam.vision.warp import CELL_PX, MARGIN_PX
+
+    margin = MARGIN_PX if margin is None else margin
     grid = warped[margin:warped.shape[0] - margin, margin:warped.shape[1] - margin]
-    small = cv2.resize(grid, (SIZE * CELL, SIZE * CELL), interpolation=cv2.INTER_AREA).astype(np.float32)
+    n = max(1, round(grid.shape[0] / CELL_PX)) if size is None else size
+    small = cv2.resize(grid, (n * CELL, n * CELL), interpolation=cv2.INTER_AREA).astype(np.float32)
     if small.ndim == 2:
         small = np.repeat(small[:, :, None], 3, axis=2)
-    colour = np.log(cv2.resize(small, (SIZE, SIZE), interpolation=cv2.INTER_AREA) + EPSILON)   # block means
-    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).reshape(SIZE, CELL, SIZE, CELL).transpose(0, 2, 1, 3)
+    colour = np.log(cv2.resize(small, (n, n), interpolation=cv2.INTER_AREA) + EPSILON)   # block means
+    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).reshape(n, CELL, n, CELL).transpose(0, 2, 1, 3)
     pattern = _blur_each(gray)
     pattern = pattern - pattern.mean(axis=(2, 3), keepdims=True)
     spread = np.sqrt((pattern ** 2).mean(axis=(2, 3)))
@@ -88,7 +95,7 @@ def _blur_each(cells: np.ndarray) -> np.ndarray:
 
 
 def light_change(before: Signature, after: Signature) -> np.ndarray:
-    """The light's change over each square (15, 15, 3; log units): the median colour change around it."""
+    """The light's change over each square (n, n, 3; log units): the median colour change around it."""
     delta = (after.colour - before.colour).astype(np.float32)
     return cv2.medianBlur(np.ascontiguousarray(delta), LIGHT_WINDOW)
 

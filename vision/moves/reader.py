@@ -41,12 +41,15 @@ class VisionReader:
     ``reader(image)`` reads every square. ``reader.read_changed(image, wanted)`` reads only the squares that
     ``wanted(signature)`` asks for (the tracker's memory: those whose pixels changed since the board last settled,
     and those it believes only doubtfully), each beside its reference crop from the last whole read; the other
-    squares keep the last read's probabilities. It returns the reading and the frame's change signature."""
+    squares keep the last read's probabilities. It returns the reading and the frame's change signature.
+    ``size``: the board's squares a side (15, or 21 for Super Scrabble's board)."""
 
-    def __init__(self, classifier: Any, tileset: str, rotation: int | None, profile: Any = None) -> None:
+    def __init__(self, classifier: Any, tileset: str, rotation: int | None, profile: Any = None,
+                 size: int = 15) -> None:
         self.classifier = classifier
         self.tileset = tileset
         self.rotation = rotation
+        self.size = size
         self.profile = profile           # the board's profile (``tilecam calibrate``): each square's bare look
         self.hint: Any = None if profile is None else profile.location()
         self.learnt: dict[tuple[int, int], tuple[np.ndarray, int]] = {}   # square → its last look, its label
@@ -62,7 +65,7 @@ class VisionReader:
         classifier, tileset = self.classifier, self.tileset
         # the last location is the hint: kept while it still fits the frame, found again when the board moved
         reading = read_board(image, classifier, tileset=tileset, hint=self.hint, rotation=self.rotation or 0,
-                             references=self._references(self.rotation or 0), adapter=self.adapter)
+                             references=self._references(self.rotation or 0), adapter=self.adapter, size=self.size)
         self.hint = getattr(reading, "location", None)
         # Until the turn is known, every read of a board with no hand over it tells it from all four readings
         # (``orient.upright_turn``: a letter lying sideways or upside down may read as a bare square, so the
@@ -76,7 +79,7 @@ class VisionReader:
             from tilecam.vision.read import letters_of
             from tilecam.vision.warp import cut_cells
 
-            found = upright_turn(cut_cells(reading.warped), reading.references, reading.probs, classifier,
+            found = upright_turn(cut_cells(reading.warped, self.size), reading.references, reading.probs, classifier,
                                  letters_of(tileset))
             if found.sure[found.rotation] and found.tiles >= ORIENT_MIN_TILES:
                 self.rotation = found.rotation
@@ -84,9 +87,9 @@ class VisionReader:
                 if found.rotation:
                     reading = read_board(image, classifier, tileset=tileset, hint=reading.location,
                                          rotation=found.rotation, references=self._references(found.rotation),
-                                         adapter=self.adapter)
+                                         adapter=self.adapter, size=self.size)
         self.last = reading
-        self.squares_read.append(225)
+        self.squares_read.append(self.size * self.size)
         self.classify_s.append(reading.timings.get("classify", 0.0) / 1000)
         return reading
 
@@ -109,10 +112,10 @@ class VisionReader:
             reading = self(image)
             return reading, signature(reading.warped)
         t0 = time.perf_counter()
-        location = locate_board(image, LocateConfig(), hint=self.hint)
+        location = locate_board(image, LocateConfig(size=self.size), hint=self.hint)
         self.hint = location
         corners = rotate_corners(location.corners, self.rotation)
-        warped = warp_board(image, corners)
+        warped = warp_board(image, corners, self.size)
         sig = signature(warped)
         want = np.argwhere(wanted(sig))
         if len(want) > WHOLE_READ_ABOVE:
@@ -124,7 +127,7 @@ class VisionReader:
         logits = None if last.logits is None else np.array(last.logits, copy=True)
         if len(want):
             crops = np.stack([cut_cell(warped, int(r), int(c)) for r, c in want])
-            index = [int(r) * 15 + int(c) for r, c in want]
+            index = [int(r) * self.size + int(c) for r, c in want]
             z, e = self.classifier.run(crops, last.references[index])
             if embedding is not None and e is not None:
                 embedding[index], logits[index] = e, z
@@ -155,7 +158,7 @@ class VisionReader:
             return last
         t0 = time.perf_counter()
         rotation = (self.rotation + k) % 4
-        crops = turn_squares(cut_cells(last.warped), k)
+        crops = turn_squares(cut_cells(last.warped, self.size), k)
         refs = self._references(rotation)
         if refs is None:
             refs = references_from_board(crops) if last.references is None else turn_squares(last.references, k)
@@ -176,7 +179,7 @@ class VisionReader:
             raise ReaderStateError("the reader's turn is not known yet: nothing to turn")
         self.rotation = (self.rotation + k) % 4
         self.last = reading
-        n = 15                    # squares a side
+        n = self.size
         for _ in range(k):        # one counter-clockwise quarter turn, as np.rot90: (r, c) -> (n-1-c, r)
             self.learnt = {(n - 1 - c, r): look for (r, c), look in self.learnt.items()}
 
@@ -211,7 +214,7 @@ class VisionReader:
 
 
 def default_reader(tileset: str, threads: int = 1, model: Any = None, rotation: int | None = None,
-                   profile: Any = None) -> VisionReader:
+                   profile: Any = None, size: int = 15) -> VisionReader:
     """The vision pipeline as a reader: ``read_board`` with the tile model (``model``: a path, None = the shipped
     one; ``threads`` onnxruntime threads), the last location as the hint.
 
@@ -220,7 +223,12 @@ def default_reader(tileset: str, threads: int = 1, model: Any = None, rotation: 
     letters read surely), and keep it, as a calibration would. A board turned later is the tracker's business
     (it matches the committed tiles against the board read in each turn, :meth:`VisionReader.turned`, and turns
     the reader, :meth:`VisionReader.turn`). ``profile``: the board's profile (``vision.profile``, ``tilecam
-    calibrate``): its squares' bare looks are the references and its grid the first hint."""
+    calibrate``): its squares' bare looks are the references and its grid the first hint; ``ProfileError`` when
+    it is of another board's size. ``size``: the board's squares a side, 15 or 21 (Super Scrabble)."""
     from tilecam.vision.classify import TileClassifier
 
-    return VisionReader(TileClassifier.load(model, threads=threads), tileset, rotation, profile)
+    if profile is not None and profile.size != size:
+        from tilecam.vision.profile import ProfileError
+
+        raise ProfileError(f"the board profile is of a {profile.size}x{profile.size} board, not {size}x{size}")
+    return VisionReader(TileClassifier.load(model, threads=threads), tileset, rotation, profile, size)

@@ -41,6 +41,7 @@ import numpy as np
 
 from tilecam.engine.board import Board, Tile
 from tilecam.engine.coords import square_name
+from tilecam.engine.layout import Layout
 from tilecam.engine.move import Placement
 from tilecam.engine.tiles import TileSet
 from tilecam.vision.moves.events import DetectedEvent, TrackerError
@@ -127,17 +128,20 @@ class TrackerStats:
 
 
 class MoveTracker:
-    """Board-state tracker over a frame/reading stream (see the module doc)."""
+    """Board-state tracker over a frame/reading stream (see the module doc). ``layout``: the game's board (a
+    ``Layout`` or a bundled layout's name); None: the classic board, or Super Scrabble's when ``board_rows`` has
+    21 rows. Its own reader, when none is given, reads a board of that size."""
 
     def __init__(self, tileset: TileSet | str = "english", lexicon: Any = None, reader: Reader | None = None,
                  board_rows: Sequence[str] | None = None, config: TrackerConfig | None = None,
-                 unreadable: tuple[type[BaseException], ...] = (ValueError,)) -> None:
+                 unreadable: tuple[type[BaseException], ...] = (ValueError,),
+                 layout: Layout | str | None = None) -> None:
         self.tileset = TileSet.load(tileset) if isinstance(tileset, str) else tileset
         self.lexicon = lexicon
         self.config = config or TrackerConfig()
         self._reader = reader
         self._unreadable = unreadable
-        self.board = Board()
+        self.board = Board(board_layout(layout, board_rows))
         self.last_play: Placement | None = None
         self.rotation = 0
         self.status = "watching"
@@ -172,7 +176,7 @@ class MoveTracker:
 
     def sync(self, board_rows: Sequence[str]) -> None:
         """The game's board, as the game service has it (after an undo, a correction, a resume, a refusal)."""
-        board = Board.from_rows(list(board_rows))
+        board = Board.from_rows(list(board_rows), self.board.layout)
         if board.size != self.board.size:
             raise TrackerError(f"a {board.size}x{board.size} board")
         if board == self.board:
@@ -274,7 +278,7 @@ class MoveTracker:
     @property
     def reader(self) -> Reader:
         if self._reader is None:
-            self._reader = readers.default_reader(self.tileset.name)
+            self._reader = readers.default_reader(self.tileset.name, size=self.board.size)
         return self._reader
 
     def _track(self, reading: Reading | None, t: float, look: Look | None = None) -> list[DetectedEvent]:
@@ -507,6 +511,22 @@ class _Unreadable:
 
 DOUBTED = 0.5             # a tile committed with its letter's probability under this is corrected on one clear read
 
+def board_layout(layout: Layout | str | None, board_rows: Sequence[str] | None = None) -> Layout:
+    """The layout of the tracker's board: ``layout`` itself or loaded by name; None: the layout the locator reads
+    a board of ``board_rows``' size with (``locate.LAYOUT_OF_SIZE``; the classic board without rows). Another
+    15x15 layout than the classic one differs only in premiums, which the tracker does not score (the game does).
+    Raises ``TrackerError`` for rows of a size no board has."""
+    from tilecam.vision.locate import LAYOUT_OF_SIZE
+
+    if isinstance(layout, Layout):
+        return layout
+    if layout is not None:
+        return Layout.load(layout)
+    size = 15 if board_rows is None else len(board_rows)
+    if size not in LAYOUT_OF_SIZE:
+        raise TrackerError(f"a {size}x{size} board: no layout of that size ({', '.join(map(str, LAYOUT_OF_SIZE))})")
+    return Layout.load(LAYOUT_OF_SIZE[size])
+
 
 def device_config(*, stills: bool = False, commit: str | None = None, rack_size: int = 7) -> TrackerConfig:
     """The one tracker configuration of the device, ``tilecam replay`` and ``tilecam bench moves``: fed by the
@@ -519,9 +539,11 @@ def device_config(*, stills: bool = False, commit: str | None = None, rack_size:
 
 
 def make_tracker(board_rows: Sequence[str], tileset: str, *, lexicon: Any = None, stills: bool = False,
-                 commit: str | None = None, rack_size: int = 7, reader: Reader | None = None) -> MoveTracker:
+                 commit: str | None = None, rack_size: int = 7, reader: Reader | None = None,
+                 layout: Layout | str | None = None) -> MoveTracker:
     """The one tracker factory (the daemon, replay, the bench): :func:`device_config` over the game's board.
     ``lexicon``: the game's word list (it resolves doubtful letters, names blanks and tells phonies; the game core
-    decides which, ``tilecam.core.lexicons``); ``reader``: None = the vision pipeline."""
+    decides which, ``tilecam.core.lexicons``); ``reader``: None = the vision pipeline, reading a board of the
+    game's size; ``layout``: the game's (None: told from the rows' size, :func:`board_layout`)."""
     config = device_config(stills=stills, commit=commit, rack_size=rack_size)
-    return MoveTracker(tileset, lexicon=lexicon, reader=reader, board_rows=board_rows, config=config)
+    return MoveTracker(tileset, lexicon=lexicon, reader=reader, board_rows=board_rows, config=config, layout=layout)
