@@ -58,25 +58,44 @@ class TeeSource:
         return getattr(self._source, name)
 
 
+class TappedReader:
+    """A tracker's reader that tells ``seen(raw_reading, error)`` of each read and is otherwise the reader itself:
+    its other ways of reading (``read_changed``: only the squares that changed; ``turned``/``turn``: a board turned
+    on the table; ``learn``: the user's board learnt from the game) and its state pass through, so a tapped tracker
+    reads as an untapped one does."""
+
+    def __init__(self, reader: Any, seen: Callable[[Any, BaseException | None], None]) -> None:
+        self._inner = reader
+        self._seen = seen
+
+    def __call__(self, image: Any) -> Any:
+        return self._tell(lambda: self._inner(image))
+
+    def _tell(self, read: Callable[[], Any]) -> Any:
+        try:
+            raw = read()
+        except BaseException as exc:
+            self._seen(None, exc)
+            raise
+        self._seen(raw[0] if isinstance(raw, tuple) else raw, None)
+        return raw
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self._inner, name)
+        if name == "read_changed":          # (reading, change signature): the reading is what the view shows
+            return lambda image, wanted: self._tell(lambda: attr(image, wanted))
+        return attr
+
+
 def tap_reader(tracker: Any, seen: Callable[[Any, BaseException | None], None]) -> bool:
-    """Wrap the tracker's vision reader (``MoveTracker._reader``; a :class:`StillsTracker`'s inner one) so that
-    ``seen(raw_reading, error)`` hears each read. False when the tracker has no reader to tap (a stand-in, or no
-    vision): the view then locates the board itself."""
+    """Wrap the tracker's vision reader (``MoveTracker._reader``; a :class:`StillsTracker`'s inner one) in a
+    :class:`TappedReader` so that ``seen(raw_reading, error)`` hears each read. False when the tracker has no reader
+    to tap (a stand-in, or no vision): the view then locates the board itself."""
     owner = getattr(tracker, "tracker", tracker)
     reader = getattr(owner, "_reader", None)
     if not callable(reader):
         return False
-
-    def read(image: Any) -> Any:
-        try:
-            raw = reader(image)
-        except BaseException as exc:
-            seen(None, exc)
-            raise
-        seen(raw, None)
-        return raw
-
-    owner._reader = read
+    owner._reader = TappedReader(reader, seen)
     return True
 
 

@@ -108,3 +108,31 @@ def test_files_are_replaced_whole(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["calibration.jpg", "calibration.json"]  # no leftovers
     (tmp_path / "calibration.json").write_text("{half")
     assert read_calibration(tmp_path) is None
+
+
+def test_a_tapped_reader_still_reads_only_what_changed_learns_and_turns():
+    """The calibration view's tap must not cost the tracker its reader's other ways of reading: with a calibrated
+    board (a reader made at start) the tracker asks the tapped reader for ``read_changed``, ``turned``, ``learn``."""
+    class Reader:
+        rotation, last = 0, None
+
+        def __call__(self, image):
+            return "whole"
+
+        def read_changed(self, image, wanted):
+            return "changed", "signature"
+
+        def learn(self, committed):
+            return len(committed)
+
+    class Tracker:
+        _reader = Reader()
+
+    tracker, seen = Tracker(), []
+    assert tap_reader(tracker, lambda raw, err: seen.append(raw))
+    reader = tracker._reader
+    assert reader("image") == "whole"
+    assert reader.read_changed("image", None) == ("changed", "signature")
+    assert hasattr(reader, "read_changed") and not hasattr(reader, "turned")
+    assert reader.learn(["." * 15]) == 1 and reader.rotation == 0
+    assert seen == ["whole", "changed"]                 # the view is told of the reading, not of the signature
