@@ -3,7 +3,6 @@ written into the data folder for the web page /calibrate."""
 
 from __future__ import annotations
 
-import json
 
 import cv2
 import numpy as np
