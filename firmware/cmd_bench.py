@@ -17,6 +17,7 @@ BENCHES = {
     "stills": "tilecam.firmware.bench_stills",
     "super": "tilecam.models.bench_super",
     "crops": "tilecam.models.bench_crops",
+    "tilesets": "tilecam.models.bench_tilesets",
 }
 
 

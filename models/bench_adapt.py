@@ -16,7 +16,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from tilecam.models.dataset import CLASS_INDEX, label_of
+from tilecam.models.dataset import label_of
 from tilecam.vision.adapt import BoardProfile
 from tilecam.vision.classify import TileClassifier
 from tilecam.vision.labelled import LabelledPhoto, best_turn, games_in, turned
@@ -30,6 +30,7 @@ def play_game(classifier: TileClassifier, photos: list[LabelledPhoto], reference
               tileset=None) -> list[int]:
     """Squares wrong on each move of one game read one way."""
     profile, wrong = BoardProfile(), []
+    column = {label: i for i, label in enumerate(classifier.classes)}
     for n, photo in enumerate(photos):
         image = cv2.imread(str(photo.photo))
         adapter = profile.adapter() if learn else None
@@ -38,9 +39,10 @@ def play_game(classifier: TileClassifier, photos: list[LabelledPhoto], reference
         truth = turned(photo.board, -k % 4)
         wrong.append(int((np.array([list(r) for r in reading.grid]) != truth).sum()))
         if learn and n < learn_first:
-            labels = np.array([CLASS_INDEX[label_of(ch)] for ch in np.rot90(truth, k).reshape(-1)])
-            # the truth in the reading's own squares (the reading is unturned: rotation 0)
-            profile.learn(reading.embedding, labels, reading.logits, empty=CLASS_INDEX["."])
+            # the truth in the reading's own squares (the reading is unturned: rotation 0), as the model's classes
+            # (-1, not learnt: a letter the model has no class for)
+            labels = np.array([column.get(label_of(ch), -1) for ch in np.rot90(truth, k).reshape(-1)])
+            profile.learn(reading.embedding, labels, reading.logits, empty=column["."])
     return wrong
 
 

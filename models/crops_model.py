@@ -1,12 +1,14 @@
 """The crops-only tile model the reader grew from, and the ONNX weight handling both share.
 
 ``build_crops_model`` is the network of the earlier single-input model (m23, ``git show 542391e:models/tiles.onnx``);
-``init_from_onnx`` loads such a file into it, so ``reader_train --init`` can start from what it had learnt.
+``init_from_onnx`` loads such a file into it, so ``reader_train --init`` can start from what it had learnt: its last
+layer class by class, by the classes' names (a file of 32 classes starts a model of more; the others start fresh).
 ``store_weights_half`` keeps the exported files small.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -16,7 +18,8 @@ from tilecam.models.dataset import CLASSES
 WIDTHS = {"standard": (16, 32, 64, 96)}
 
 
-def build_crops_model(width: str = "standard"):
+def build_crops_model(width: str = "standard", outputs: int = len(CLASSES)):
+    """The crops-only network with ``outputs`` logits (``CLASSES``'s by default; an older file's had fewer)."""
     import torch.nn as nn
 
     def block(cin, cout):
@@ -28,8 +31,36 @@ def build_crops_model(width: str = "standard"):
         *block(a, b), nn.MaxPool2d(2),           # 20 -> 10
         *block(b, c), nn.MaxPool2d(2),           # 10 -> 5
         *block(c, d),
-        nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.1), nn.Linear(d, len(CLASSES)),
+        nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.1), nn.Linear(d, outputs),
     )
+
+
+def classes_of_file(path: Path, outputs: int) -> tuple[str, ...]:
+    """The class of each of the ``outputs`` logits of the model file ``path``: as its ``.json`` beside it lists
+    them, else the first ``outputs`` of ``CLASSES`` (classes are only ever appended, so an older file's are
+    those)."""
+    spec = path.with_suffix(".json")
+    if spec.is_file():
+        classes = tuple(json.loads(spec.read_text(encoding="utf-8"))["classes"])
+    elif outputs <= len(CLASSES):
+        classes = CLASSES[:outputs]
+    else:
+        raise ValueError(f"{path} has {outputs} outputs, more than the {len(CLASSES)} classes, and no .json")
+    if len(classes) != outputs:
+        raise ValueError(f"{spec} lists {len(classes)} classes for the {outputs} outputs of {path.name}")
+    return classes
+
+
+def load_rows_by_class(linear, weight: np.ndarray, bias: np.ndarray, classes: tuple[str, ...]) -> None:
+    """Set the rows of ``linear`` (outputs ``CLASSES``) of the classes the file has (``weight``/``bias`` rows named
+    by ``classes``); the rows of classes it lacks keep their fresh initialisation. Torch, no grad."""
+    import torch
+
+    index = {c: i for i, c in enumerate(CLASSES)}
+    for row, name in enumerate(classes):
+        if name in index:
+            linear.weight[index[name]] = torch.from_numpy(weight[row])
+            linear.bias[index[name]] = float(bias[row])
 
 
 def to_tensor(crops: np.ndarray):
@@ -48,7 +79,8 @@ def init_from_onnx(model, path: Path, sample: np.ndarray) -> None:
     """Start ``model`` (``build_model``'s) from an exported one: its convolutions carry the batch norms folded in
     (weight and bias); each batch norm is set to the statistics of its convolution's output over ``sample``
     (crops) with a scale and shift that undo them, so the network computes what the file does, in training mode
-    nearly and in evaluation mode exactly, and training goes on from there."""
+    nearly and in evaluation mode exactly, and training goes on from there. The last layer is loaded class by class
+    by name (``classes_of_file``): a class the file lacks (a letter added since) starts fresh."""
     import onnx
     import torch
     import torch.nn as nn
@@ -83,8 +115,8 @@ def init_from_onnx(model, path: Path, sample: np.ndarray) -> None:
             elif isinstance(layer, nn.BatchNorm2d):
                 h = layer.eval()(h)
             elif isinstance(layer, nn.Linear):
-                layer.weight.copy_(torch.from_numpy(values[gemm.input[1]]))
-                layer.bias.copy_(torch.from_numpy(values[gemm.input[2]]))
+                weight, bias = values[gemm.input[1]], values[gemm.input[2]]
+                load_rows_by_class(layer, weight, bias, classes_of_file(path, len(bias)))
                 h = layer(h)
             else:
                 h = layer.eval()(h)

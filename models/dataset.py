@@ -15,8 +15,18 @@ import numpy as np
 
 from tilecam.vision.warp import cut_cells, warp_board
 
-#: Every label the tile model knows, in the order of its outputs. One model reads English and German sets.
-CLASSES: tuple[str, ...] = (".",) + tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ") + ("Ä", "Ö", "Ü", "?", "#")
+#: The labels of the first tile models (m23 and the shipped one, 32 outputs): bare, A–Z, German Ä Ö Ü, blank,
+#: occluded.
+FIRST_CLASSES: tuple[str, ...] = (".",) + tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ") + ("Ä", "Ö", "Ü", "?", "#")
+#: The letters of the Spanish and Polish tile sets that the first models lack, each named as the engine's tile set
+#: names its tile (``engine/data/tiles``): Spanish Ñ and its two-letter tiles CH, LL, RR by their symbols Ç, Ŀ, Ř
+#: (one character a square, as board text has them), then Polish Ą Ć Ę Ł Ń Ó Ś Ź Ż.
+LATER_LETTERS: tuple[str, ...] = ("Ñ", "Ç", "Ŀ", "Ř", "Ą", "Ć", "Ę", "Ł", "Ń", "Ó", "Ś", "Ź", "Ż")
+#: Every label the tile model knows, in the order of its outputs: one model reads the Latin letters of every
+#: bundled tile set. The later letters come after ``#`` so that every class of the first models keeps its index:
+#: label indices cached by a training (``located-*.npz``, the renders) stay right, and code that compares these
+#: indices with a first model's outputs (``models.evaluate``) still compares like with like.
+CLASSES: tuple[str, ...] = FIRST_CLASSES + LATER_LETTERS
 CLASS_INDEX = {c: i for i, c in enumerate(CLASSES)}
 
 #: The shared photo folder beside the checkout (absent on machines without ../shared).
@@ -38,7 +48,8 @@ def scrabscrap_grid_corners() -> np.ndarray:
 
 
 def label_of(char: str) -> str:
-    """Board-text character of a label file → tile-model label."""
+    """Board-text character of a label file → tile-model label: a lower-case letter (``ç``, a blank standing for
+    CH) is a blank tile, ``?``."""
     if char == ".":
         return "."
     if char.islower():

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tilecam.models.dataset import CLASSES
+from tilecam.models.dataset import CLASS_INDEX, CLASSES, LATER_LETTERS
 from tilecam.models.reader_data import (EMPTY, MIN_LABEL_FIT, Examples, describe, label_turn, located_boards,
                                         labelled_letters_turn, real_examples, synthetic_examples, tile_crop_examples)
 from tilecam.vision.warp import CROP_PX
@@ -71,12 +71,14 @@ def build_model():
 def init_from_crops_model(model, path: Path, sample: np.ndarray) -> None:
     """Start the reader from a model of crops alone (``crops_model``'s, same widths): its layers as they
     are, the reference's input channels at zero, so the reader starts out reading as that model did and learns
-    from there what the reference adds."""
+    from there what the reference adds. The last layer's rows are taken by class name (``crops_model.
+    init_from_onnx``): m23's 32 classes start theirs, the letters added since start fresh."""
     import torch
 
     from tilecam.models.crops_model import build_crops_model, init_from_onnx
 
     old = build_crops_model("standard")
+    old[-1].load_state_dict(model.head[-1].state_dict())     # the rows of classes the file lacks: the reader's own
     init_from_onnx(old, path, sample)
     mine = [m for m in list(model.features) + list(model.head) if any(True for _ in m.parameters(recurse=False))
             or isinstance(m, torch.nn.BatchNorm2d)]
@@ -286,6 +288,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"rendering {args.boards} synthetic boards …", flush=True)
         synthetic = synthetic_examples(args.boards, args.seed)
         np.savez(synth_cache, x=synthetic.x, ref=synthetic.ref, y=synthetic.y, board=synthetic.board)
+    if not np.isin(synthetic.y, [CLASS_INDEX[c] for c in LATER_LETTERS]).any():
+        print(f"note: the renders hold no Spanish or Polish letter ({', '.join(LATER_LETTERS)}): {synth_cache} was "
+              "rendered before the training renders drew Spanish and Polish boards (synth.TRAINING_TILESET_MIX), "
+              "or too few boards were drawn; delete it to render them", flush=True)
     upright = TileClassifier.load(args.upright_with)
     bare = synthetic.ref[synthetic.y == EMPTY]
     if args.synthetic_share < 1:

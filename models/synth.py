@@ -13,6 +13,11 @@ in the image (``corners``, in grid order: row 1 / column A first), the grid text
 The board is the classic 15x15 unless ``render_board(layout="super21")`` asks for Super Scrabble's 21x21 (its
 quadruple squares in deeper shades of the design's triple ones); the 15x15 renders are what they always were.
 
+Tiles show their tile set's faces with its values: a two-letter tile (Spanish CH, LL, RR; a grid holds its
+symbol, ``Ç``) prints both letters narrowed on one tile, as real Spanish tiles do; a letter a font lacks (``cm`` has
+no Ä, Ñ, Ł …) is drawn in the font ``ASCII_ONLY`` names. The reader's training renders draw a share of their boards
+in Spanish and Polish (``TRAINING_TILESET_MIX``), whatever tile set they ask for.
+
 Styles combine a board design, a tile look and a font. Some combinations are held out of training
 (``HELDOUT_STYLES``), as are the seeds in ``HELDOUT_SEEDS``, so evaluation runs on looks the model never saw.
 """
@@ -21,7 +26,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -56,8 +61,15 @@ FONTS = {
     "cm": "cmb10.ttf",          # Computer Modern bold (BaKoMa): thick and thin strokes, as serif tiles have
     "stix": "STIXGeneralBol.ttf",
 }
-#: Fonts without Ä Ö Ü: those letters are drawn in the font named here instead.
+#: Fonts without Ä Ö Ü (nor Ñ, Ł … : no letter outside ASCII): those letters are drawn in the font named here
+#: instead. Every other font has every letter of the bundled tile sets (a test reads their character maps).
 ASCII_ONLY = {"cm": "serif"}
+#: A two-letter tile's face (CH) is drawn at this share of a single letter's height …
+DIGRAPH_HEIGHT = 0.85
+#: … its two letters this much narrower than the font sets them (real Spanish tiles print "CH" condensed) …
+DIGRAPH_SQUEEZE = 0.7
+#: … and at most this share of the tile's side wide, so that a wide pair (a bold serif "RR") stays on the face.
+DIGRAPH_MAX_WIDTH = 0.8
 ALL_STYLES = tuple(f"{b}/{t}/{f}" for b, t, f in itertools.product(BOARDS, TILES, FONTS))
 #: Held out of training: a whole font, and one board/tile pairing in every font.
 HELDOUT_STYLES = tuple(s for s in ALL_STYLES if s.endswith("/stix") or s.startswith("hasbro/wood/"))
@@ -127,11 +139,24 @@ BOARDS.update(VARIETY_BOARDS)
 TILES.update(VARIETY_TILES)
 VARIETY_STYLES = tuple(f"{b}/{t}/{f}" for b, t, f in itertools.product(BOARDS, TILES, FONTS)
                        if (b in VARIETY_BOARDS or t in VARIETY_TILES) and f != "stix")
+#: The style pools only the reader's training draws from: their scenes take ``TRAINING_TILESET_MIX``.
+_TRAINING_POOLS = frozenset({TRAINING_STYLES, VARIETY_STYLES})
 TRAIN_SEEDS = range(0, 500_000)
 #: Evaluation seeds. The bench reads the first 100; by the thirteenth session 900000–920999 had all been looked at
 #: (docs/BENCHMARKS.md, Vision), so a figure on boards nobody has seen starts at 921000 (``--first-render 21000``).
 #: No training command draws from it: training slices stay below 500000.
 HELDOUT_SEEDS = range(900_000, 1_000_000)
+#: The tile sets a training render (``sample_scene`` drawing from ``TRAINING_STYLES`` or ``VARIETY_STYLES``, as only
+#: the reader's training does) is drawn in instead of the one it asks for, and the share of boards each takes: the
+#: training asks for English and German boards, and the letters only these sets have (Spanish Ñ, CH, LL, RR;
+#: Polish Ą … Ż) need boards of their own. Such a scene's tiles get their letters drawn anew (``Scene.reletter``).
+TRAINING_TILESET_MIX = (("spanish", 1 / 8), ("polish", 1 / 8))
+#: On such a board, this share of the tiles is drawn evenly among the set's own letters (those English lacks), the
+#: rest from its bag: a bag holds one Ñ in a hundred tiles, which would give the rarest class a few dozen squares.
+OWN_LETTERS_SHARE = 0.25
+#: The seed stream (``default_rng([seed, RELETTER_STREAM])``) a render's letters are drawn anew from: its own, so
+#: that a render's other draws stay what they were.
+RELETTER_STREAM = 13
 
 class SynthError(ValueError):
     """Bad arguments to the renderer."""
@@ -168,6 +193,7 @@ class Scene:
     tileset: str = "english"
     distractors: int = 3
     distance: float = 2.6       # camera height in board sides: nearer is stronger perspective
+    reletter: bool = False      # the grid's tiles get letters of ``tileset`` when rendered (``TRAINING_TILESET_MIX``)
 
 
 @dataclass(frozen=True, eq=False)
@@ -183,8 +209,12 @@ class Render:
 
 
 def sample_scene(rng: np.random.Generator, tileset: str = "english", styles=None) -> Scene:
+    """A random scene in a style of ``styles`` (default ``TRAIN_STYLES``). A scene of the reader's training pools
+    (``TRAINING_STYLES``, ``VARIETY_STYLES``) is drawn in Spanish or Polish instead of ``tileset`` for a share of
+    its boards (``TRAINING_TILESET_MIX``), its grid's letters drawn anew when rendered; any other pool's scenes are
+    what they always were."""
     pool = tuple(styles) if styles else TRAIN_STYLES
-    return Scene(
+    scene = Scene(
         style=pool[int(rng.integers(len(pool)))],
         tilt_deg=float(rng.uniform(0, 35)), tilt_dir_deg=float(rng.uniform(0, 360)),
         roll_deg=float(rng.uniform(0, 360)) if rng.random() < 0.5 else float(rng.normal(0, 6)),
@@ -200,6 +230,18 @@ def sample_scene(rng: np.random.Generator, tileset: str = "english", styles=None
         blur=float(rng.uniform(0, 1.1)), noise=float(rng.uniform(1, 6)), jpeg=int(rng.integers(60, 96)),
         tileset=tileset, distractors=int(rng.integers(0, 5)), distance=float(rng.uniform(1.6, 3.5)),
     )
+    return training_tileset(scene, rng) if pool in _TRAINING_POOLS else scene
+
+
+def training_tileset(scene: Scene, rng: np.random.Generator) -> Scene:
+    """``scene`` drawn in one of ``TRAINING_TILESET_MIX``'s tile sets for its share of boards (letters drawn anew
+    when rendered), else as it is; one draw from ``rng`` either way."""
+    draw = rng.random()
+    for tileset, share in TRAINING_TILESET_MIX:
+        if draw < share:
+            return replace(scene, tileset=tileset, reletter=True)
+        draw -= share
+    return scene
 
 
 # --- glyphs and tiles ---------------------------------------------------------------------------------------------
@@ -235,6 +277,14 @@ def _reshape_glyph(glyph: np.ndarray, width: float, weight: float) -> np.ndarray
     return np.clip((g - 0.5 + weight) * 1.6 + 0.5, 0, 1).astype(np.float32)
 
 
+def _narrowed(glyph: np.ndarray, most: float) -> np.ndarray:
+    """The glyph squeezed sideways to at most ``most`` pixels wide (its height kept)."""
+    h, w = glyph.shape
+    if w <= most:
+        return glyph
+    return cv2.resize(glyph, (max(1, int(most)), h), interpolation=cv2.INTER_AREA)
+
+
 def _stamp(canvas: np.ndarray, glyph: np.ndarray, x: float, y: float, colour) -> None:
     """Blend ``glyph`` into ``canvas`` with its centre at (x, y)."""
     gh, gw = glyph.shape
@@ -252,20 +302,22 @@ TILE_VARIANTS = 8    # looks (tone, grain, letter size, width and weight) per le
 
 
 @functools.lru_cache(maxsize=16384)
-def _cached_tile(letter: str, blank: bool, value: int, tile_style: str, font: str, variant: int) -> np.ndarray:
-    """One of ``TILE_VARIANTS`` looks of a tile, drawn once (a board of 100 tiles then costs pastes only)."""
-    rng = np.random.default_rng([variant, ord(letter), int(blank), value, len(tile_style), len(font)])
-    patch = _tile_patch(letter, blank, value, tile_style, font, rng)
+def _cached_tile(face: str, blank: bool, value: int, tile_style: str, font: str, variant: int) -> np.ndarray:
+    """One of ``TILE_VARIANTS`` looks of a tile showing ``face`` (``A``, ``CH``), drawn once (a board of 100 tiles
+    then costs pastes only)."""
+    rng = np.random.default_rng([variant, *map(ord, face), int(blank), value, len(tile_style), len(font)])
+    patch = _tile_patch(face, blank, value, tile_style, font, rng)
     patch.flags.writeable = False
     return patch
 
 
-def _tile_patch(letter: str, blank: bool, value: int, tile_style: str, font: str, rng: np.random.Generator
+def _tile_patch(face: str, blank: bool, value: int, tile_style: str, font: str, rng: np.random.Generator
                 ) -> np.ndarray:
-    """One tile seen from above, ``CELL`` square with a bevel (BGR uint8)."""
-    face, ink, grain = TILES[tile_style]
+    """One tile seen from above, ``CELL`` square with a bevel (BGR uint8), showing ``face`` (one letter, or a
+    two-letter tile's ``CH``, narrowed: ``DIGRAPH_*``) and its value."""
+    colour, ink, grain = TILES[tile_style]
     p = CELL - 2
-    tone = np.asarray(face, np.float32) * rng.uniform(0.93, 1.05)
+    tone = np.asarray(colour, np.float32) * rng.uniform(0.93, 1.05)
     patch = np.empty((p, p, 3), np.float32)
     patch[:] = tone
     if grain:
@@ -281,7 +333,12 @@ def _tile_patch(letter: str, blank: bool, value: int, tile_style: str, font: str
     patch = np.clip(patch, 0, 255).astype(np.uint8)
     if not blank:
         size = int(p * rng.uniform(0.58, 0.7))
-        glyph = _reshape_glyph(_glyph(font, letter, size), rng.uniform(0.82, 1.18), rng.uniform(-0.18, 0.18))
+        width, weight = rng.uniform(0.82, 1.18), rng.uniform(-0.18, 0.18)
+        if len(face) == 1:
+            glyph = _reshape_glyph(_glyph(font, face, size), width, weight)
+        else:
+            glyph = _reshape_glyph(_glyph(font, face, int(size * DIGRAPH_HEIGHT)), width * DIGRAPH_SQUEEZE, weight)
+            glyph = _narrowed(glyph, DIGRAPH_MAX_WIDTH * p)
         _stamp(patch, glyph, p * 0.46, p * 0.46, ink)
         _stamp(patch, _glyph(font, str(value), max(7, int(p * 0.24))), p * 0.8, p * 0.8, ink)
     return patch
@@ -344,7 +401,7 @@ def _flat_board(scene: Scene, grid: tuple[str, ...], rng: np.random.Generator, h
     design, tile_style, font = scene.style.split("/")
     frame_px = int(round(scene.frame_frac * CELL))
     img = _board_base(design, frame_px, layout).copy()
-    values = _values(scene.tileset)
+    values, faces = _values(scene.tileset), _faces(scene.tileset)
     seed = int(rng.integers(2**31))
     for r, row in enumerate(grid):
         for c, ch in enumerate(row):
@@ -356,7 +413,7 @@ def _flat_board(scene: Scene, grid: tuple[str, ...], rng: np.random.Generator, h
             # when other tiles come and go.
             square_rng = np.random.default_rng([seed, r, c, ord(letter)])
             variant = int(square_rng.integers(TILE_VARIANTS))
-            patch = _cached_tile(letter, blank, values.get(letter, 1), tile_style, font, variant)
+            patch = _cached_tile(faces.get(letter, letter), blank, values.get(letter, 1), tile_style, font, variant)
             angle = float(np.clip(square_rng.normal(0, 1.8), -4, 4))
             dx, dy = np.clip(square_rng.normal(0, 0.035 * CELL, 2), -0.08 * CELL, 0.08 * CELL)
             cx, cy = frame_px + (c + 0.5) * CELL + dx, frame_px + (r + 0.5) * CELL + dy
@@ -424,12 +481,51 @@ OCCLUDED_COVER = 0.3      # a square more than this under the arm is occluded: i
 TOUCHED_COVER = 0.02      # a square more than this under the arm is touched: read as occluded, it is not wrong
 
 
-@functools.lru_cache(maxsize=4)
+@functools.lru_cache(maxsize=16)
 def _values(tileset: str) -> dict[str, int]:
     from tilecam.engine.tiles import TileSet
 
     ts = TileSet.load(tileset)
     return {letter: ts.value(letter) for letter in ts.letters}
+
+
+@functools.lru_cache(maxsize=16)
+def _faces(tileset: str) -> dict[str, str]:
+    """What each letter (symbol) of the tile set shows: itself, or a two-letter tile's face (``Ç`` → ``CH``)."""
+    from tilecam.engine.tiles import TileSet
+
+    ts = TileSet.load(tileset)
+    return dict(zip(ts.letters, ts.faces))
+
+
+def own_letters(tileset: str) -> tuple[str, ...]:
+    """The letters of ``tileset`` that the English set lacks (Spanish ``Ç Ŀ Ñ Ř``, Polish ``Ą Ć`` …)."""
+    from tilecam.engine.tiles import TileSet
+
+    english = set(TileSet.load("english").letters)
+    return tuple(letter for letter in TileSet.load(tileset).letters if letter not in english)
+
+
+def reletter(grid, tileset: str, rng: np.random.Generator, favoured: tuple[str, ...] = (), share: float = 0.0
+             ) -> tuple[str, ...]:
+    """``grid`` with each lettered tile's letter drawn anew in ``tileset``: with probability ``share`` evenly
+    among ``favoured``, else from the set's bag; bare squares and blank tiles stay as they are."""
+    from tilecam.engine.tiles import TileSet
+
+    ts = TileSet.load(tileset)
+    bag = [letter for letter in ts.letters for _ in range(ts.count(letter))]
+    rows = []
+    for row in grid:
+        squares = []
+        for ch in row:
+            if not ch.isalpha() or ch.islower():
+                squares.append(ch)
+            elif favoured and rng.random() < share:
+                squares.append(favoured[int(rng.integers(len(favoured)))])
+            else:
+                squares.append(bag[int(rng.integers(len(bag)))])
+        rows.append("".join(squares))
+    return tuple(rows)
 
 
 # --- random positions ---------------------------------------------------------------------------------------------
@@ -550,7 +646,7 @@ def _distractors(img: np.ndarray, scene: Scene, rng: np.random.Generator, keep_o
     picture grown by a few pixels: a rack half under a board is not a real scene)."""
     h, w = img.shape[:2]
     _, tile_style, font = scene.style.split("/")
-    values = _values(scene.tileset)
+    values, faces = _values(scene.tileset), _faces(scene.tileset)
     letters = list(values)
     for _ in range(scene.distractors):
         rack = rng.random() < 0.4
@@ -573,12 +669,12 @@ def _distractors(img: np.ndarray, scene: Scene, rng: np.random.Generator, keep_o
             for k in range(n):
                 t = (k - (n - 1) / 2) * 0.8 * CELL
                 letter = letters[int(rng.integers(len(letters)))]
-                patch = cv2.resize(_tile_patch(letter, False, values[letter], tile_style, font, rng),
+                patch = cv2.resize(_tile_patch(faces[letter], False, values[letter], tile_style, font, rng),
                                    (int(0.7 * CELL), int(0.7 * CELL)))
                 _paste_rotated(img, patch, cx + ux * t, cy + uy * t, -angle)
         else:
             letter = letters[int(rng.integers(len(letters)))]
-            patch = cv2.resize(_tile_patch(letter, False, values[letter], tile_style, font, rng), (s, s))
+            patch = cv2.resize(_tile_patch(faces[letter], False, values[letter], tile_style, font, rng), (s, s))
             x0, y0 = int(cx), int(cy)
             img[y0:y0 + s, x0:x0 + s] = patch
 
@@ -676,7 +772,9 @@ def render_board(grid=None, *, seed: int, styles=None, style: str | None = None,
     """One synthetic camera frame and its truth. ``grid``: 15 strings (``.``, letters, ``?`` or a lower-case letter
     for a blank tile) or None for a random position; ``hand``: an arm polygon in grid units (x = column, y = row),
     or None (a random arm over some random boards). ``layout``: the board's premium layout (``engine`` data: the
-    classic ``standard15``, Super Scrabble's ``super21`` with grids of 21 strings of 21)."""
+    classic ``standard15``, Super Scrabble's ``super21`` with grids of 21 strings of 21). A scene with ``reletter``
+    (a training scene drawn in Spanish or Polish) gives the grid's tiles letters of its tile set: the truth's
+    ``grid`` holds them."""
     from tilecam.engine.layout import Layout
 
     grid_size = Layout.load(layout).size
@@ -690,6 +788,9 @@ def render_board(grid=None, *, seed: int, styles=None, style: str | None = None,
         if hand is None and rng.random() < 0.3:
             hand = random_arm(rng, grid_size)
     grid = tuple(str(row) for row in grid)
+    if scene.reletter:
+        grid = reletter(grid, scene.tileset, np.random.default_rng([int(seed), RELETTER_STREAM]),
+                        own_letters(scene.tileset), OWN_LETTERS_SHARE)
     if len(grid) != grid_size or any(len(row) != grid_size for row in grid):
         raise GridError(f"a grid is {grid_size} strings of {grid_size} squares, got {[len(row) for row in grid]}")
     bad = sorted({ch for row in grid for ch in row if not (ch in ".?" or ch.isalpha())})

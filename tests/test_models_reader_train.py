@@ -114,3 +114,32 @@ def test_the_reader_starts_out_reading_as_the_crops_model_it_grows_from(tmp_path
 
         expected = old(to_float(x)).numpy()
     np.testing.assert_allclose(logits_of(reader, x, x[::-1]), expected, atol=1e-3)
+
+
+def test_an_older_model_of_32_classes_starts_the_readers_rows_by_class_name_and_new_letters_start_fresh(tmp_path):
+    from tilecam.models.crops_model import build_crops_model
+    from tilecam.models.dataset import FIRST_CLASSES, LATER_LETTERS
+    from tilecam.models.reader_train import to_float
+
+    old = build_crops_model(outputs=len(FIRST_CLASSES)).eval()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        torch.onnx.export(old, torch.zeros(1, 3, CROP_PX, CROP_PX), str(tmp_path / "m23.onnx"),
+                          input_names=["crops"], output_names=["logits"], opset_version=17, dynamo=False,
+                          dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}})
+    # the file's outputs in another order than ours, named by its .json: rows go by name, not by place
+    order = list(FIRST_CLASSES[::-1])
+    (tmp_path / "m23.json").write_text(json.dumps({"classes": order}), encoding="utf-8")
+    x = np.random.default_rng(4).integers(0, 256, (16, CROP_PX, CROP_PX, 3), dtype=np.uint8)
+    torch.manual_seed(0)
+    reader = build_model()
+    fresh = reader.head[1].weight.detach().clone()
+    init_from_crops_model(reader, tmp_path / "m23.onnx", x)
+    with torch.no_grad():
+        expected = old(to_float(x)).numpy()
+    got = logits_of(reader, x, x[::-1])
+    assert got.shape == (16, len(CLASSES))
+    for j, name in enumerate(order):
+        np.testing.assert_allclose(got[:, CLASS_INDEX[name]], expected[:, j], atol=1e-3)
+    new = [CLASS_INDEX[c] for c in LATER_LETTERS]
+    assert torch.equal(reader.head[1].weight[new], fresh[new])          # the letters m23 lacks start fresh

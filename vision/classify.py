@@ -21,7 +21,8 @@ EMPTY, BLANK, OCCLUDED = ".", "?", "#"
 
 
 def letter_mask(classes: Iterable[str]) -> np.ndarray:
-    """Which of ``classes`` are letters (A–Z, Ä Ö Ü …), as a boolean array: not empty, blank or occluded."""
+    """Which of ``classes`` are letters (A–Z, Ä Ö Ü, Ñ, Ł …, a two-letter tile by its symbol: ``Ç`` for CH), as a
+    boolean array: not empty, blank or occluded."""
     return np.array([len(c) == 1 and c.isalpha() for c in classes])
 
 
@@ -131,9 +132,15 @@ class TileClassifier:
         out = self.session.run(names, feeds)
         return out[0], (out[1] if len(out) > 1 else None)
 
+    def unreadable(self, letters: Iterable[str]) -> tuple[str, ...]:
+        """The letters of ``letters`` (a tile set's) that this model has no class for: it never reads them (an
+        older model of 32 classes and a Spanish Ñ); the rest of the set it reads as ever."""
+        known = set(self.classes)
+        return tuple(letter for letter in letters if letter not in known)
+
     def calibrated(self, logits: np.ndarray, letters: Iterable[str] | None = None) -> np.ndarray:
         """Class probabilities from logits: the temperature, the priors, the tile set's letters, in this one
-        place."""
+        place. Letters of the set the model has no class for are left out (``unreadable``)."""
         z = np.asarray(logits, np.float64) / self.spec.temperature
         if self.spec.log_prior_shift:
             z = z + np.asarray(self.spec.log_prior_shift)

@@ -1,13 +1,16 @@
 """Folders of labelled photos: ``NAME.jpg`` (or ``.png``/``.jpeg``) beside ``NAME.board.txt``.
 
-A label is 15 lines of 15 characters as the board lies in the photo: ``.`` a bare square, an upper-case letter a
-lettered tile, a lower-case letter or ``?`` a blank tile. A reader may return the board in any of its four turns
-(never mirrored): ``best_turn`` finds the turn of a reading that agrees best with a label. Only paths are read here;
-the photos themselves stay where their owners keep them.
+A label is 15 lines of 15 squares as the board lies in the photo: ``.`` a bare square, an upper-case letter a
+lettered tile (``Ñ``, ``Ł`` …), a lower-case letter or ``?`` a blank tile. A two-letter tile (Spanish CH, LL, RR) is
+its tile set's one-character symbol (``Ç``, ``Ŀ``, ``Ř``: ``engine.tiles``) or its face in brackets as GCG writes
+it (``[CH]``; ``[ch]`` a blank standing for it), one square either way. A reader may return the board in any of its
+four turns (never mirrored): ``best_turn`` finds the turn of a reading that agrees best with a label. Only paths are
+read here; the photos themselves stay where their owners keep them.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,9 +23,13 @@ LABEL_SUFFIX = ".board.txt"
 MOVE_PHOTO = re.compile(r"^(?P<game>[^_]+)_(?P<move>\d+)$")
 
 
+#: One square of a label row: a tile's face in brackets (``[CH]``) or one character.
+_SQUARE = re.compile(r"\[([^\[\]]*)\]|(.)")
+
+
 class LabelError(ValueError):
     """A ``NAME.board.txt`` that is not 15 lines of 15 squares, or holds a square that is none of ``.``, ``?``
-    and a letter."""
+    and a letter (or a bracketed face no bundled tile set has)."""
 
 
 @dataclass(frozen=True)
@@ -37,9 +44,42 @@ def blank_as_unknown(row: str) -> str:
     return "".join("?" if ch == "?" or ch.islower() else ch for ch in row)
 
 
+@functools.lru_cache(maxsize=1)
+def _symbols_of_faces() -> dict[str, str]:
+    """Each multi-letter face of the bundled tile sets → its tile's symbol (``CH`` → ``Ç``)."""
+    from tilecam.engine.tiles import TileSet
+
+    found: dict[str, str] = {}
+    for name in TileSet.bundled():
+        tiles = TileSet.load(name)
+        found.update((face, symbol) for face, symbol in zip(tiles.faces, tiles.letters) if len(face) > 1)
+    return found
+
+
+def squares_of(row: str) -> str:
+    """A label row as one character a square: a bracketed face as its tile's symbol (``[CH]`` → ``Ç``, ``[ch]``, a
+    blank standing for it, → ``ç``). ``LabelError`` for a bracketed face that no bundled tile set has."""
+    out = []
+    for m in _SQUARE.finditer(row):
+        face, char = m.group(1), m.group(2)
+        if face is None:
+            out.append(char)
+            continue
+        symbol = _symbols_of_faces().get(face.upper())
+        if symbol is None:
+            raise LabelError(f"no bundled tile set has a tile [{face}]")
+        out.append(symbol.lower() if face.islower() else symbol)
+    return "".join(out)
+
+
 def read_label(path: Path, size: int = 15) -> tuple[str, ...]:
-    """The board of a ``NAME.board.txt``, blanks as ``?``; ``LabelError`` when it is not ``size`` x ``size``."""
-    rows = [line.rstrip("\r") for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    """The board of a ``NAME.board.txt``, blanks as ``?``, a two-letter tile as its symbol (``[CH]`` → ``Ç``);
+    ``LabelError`` when it is not ``size`` x ``size``."""
+    try:
+        rows = [squares_of(line.rstrip("\r")) for line in path.read_text(encoding="utf-8").splitlines()
+                if line.strip()]
+    except LabelError as exc:
+        raise LabelError(f"{path}: {exc}") from None
     if len(rows) != size or any(len(r) != size for r in rows):
         raise LabelError(f"{path}: expected {size} lines of {size} squares, got {[len(r) for r in rows]}")
     bad = sorted({ch for r in rows for ch in r if not (ch in ".?" or ch.isalpha())})

@@ -79,7 +79,8 @@ class BoardReading:
 
 def letters_of(tileset) -> tuple[str, ...] | None:
     """The letters of a tile set given by name (``english``, ``german``) or as a ``TileSet``; None for None (every
-    letter the model knows)."""
+    letter the model knows). A two-letter tile is its symbol (Spanish CH ``Ç``), as the model's class names it;
+    a letter the model has no class for is never read (``TileClassifier.unreadable``)."""
     if tileset is None:
         return None
     if isinstance(tileset, str):
