@@ -1,0 +1,116 @@
+"""The tile reader in 8-bit integers: a trained model quantized with onnxruntime's own static quantization.
+
+    python -m tilecam.models.quantize IN.onnx OUT.onnx --real-photos DIR … [--cache DIR]
+
+Weights per output channel in int8, activations in uint8 with their ranges measured on real boards (the
+``--real-photos`` folders, located and cut as the reader does, every ``EVERY``-th board; each with its references
+from the board itself, as the reader reads a single photo). A warm whole-board read is dominated by the model
+(225 squares); on these 2 cores the int8 model classifies a board in about 0.55 of the float one's time, and the
+Pi's onnxruntime has int8 kernels for arm64 too. The model's description (``OUT.json``, beside it) is the input's,
+its ``weights`` saying how the file was made. Needs the ``onnx`` package (the train extra); running the result needs
+onnxruntime only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+#: Of each real folder, every this-many-th located board is read to measure the activations' ranges: a few dozen
+#: boards of every design, far more squares than the ranges need.
+EVERY = 4
+WEIGHTS_NOTE = ("int8 weights per output channel, uint8 activations (onnxruntime.quantization.quantize_static, "
+                "QOperator); activation ranges measured on real boards: {sources}")
+
+
+def float32_graph(path: Path):
+    """The model at ``path`` with float16-stored weights (``crops_model.store_weights_half``) put back as float32
+    initializers (the quantizer reads initializers, not casts of them)."""
+    import onnx
+    from onnx import TensorProto, numpy_helper
+
+    model = onnx.load(str(path))
+    graph = model.graph
+    stored = {t.name: t for t in graph.initializer}
+    nodes, restored = [], []
+    for node in graph.node:
+        if node.op_type == "Cast" and node.input[0] in stored and stored[node.input[0]].data_type == TensorProto.FLOAT16:
+            values = numpy_helper.to_array(stored[node.input[0]]).astype(np.float32)
+            restored.append(numpy_helper.from_array(values, node.output[0]))
+        else:
+            nodes.append(node)
+    used = {name for node in nodes for name in node.input}
+    kept = [t for t in graph.initializer if t.name in used]
+    del graph.node[:], graph.initializer[:]
+    graph.node.extend(nodes)
+    graph.initializer.extend(kept + restored)
+    onnx.checker.check_model(model)
+    return model
+
+
+def board_batches(classifier, boards: list[np.ndarray]) -> list[dict[str, np.ndarray]]:
+    """One input batch a board (its crops, and references from the board itself), as the model is fed."""
+    from tilecam.vision.context import references_from_board
+
+    return [{classifier.spec.input_name: classifier.preprocess(crops),
+             classifier.spec.reference_name: classifier.preprocess(references_from_board(crops))}
+            for crops in boards]
+
+
+def quantize(model_in: Path, model_out: Path, batches: list[dict[str, np.ndarray]], sources: str) -> Path:
+    """``model_out`` (+ its ``.json``): ``model_in`` quantized, activation ranges measured on ``batches``."""
+    import onnx
+    from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
+
+    if not batches:
+        raise ValueError("no boards to measure the activations on")
+
+    class Boards(CalibrationDataReader):
+        def __init__(self) -> None:
+            self._left = iter(batches)
+
+        def get_next(self):
+            return next(self._left, None)
+
+    model_out.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        plain = Path(tmp) / "float32.onnx"
+        onnx.save(float32_graph(model_in), str(plain))
+        quantize_static(str(plain), str(model_out), Boards(), quant_format=QuantFormat.QOperator, per_channel=True,
+                        activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8)
+    spec = json.loads(model_in.with_suffix(".json").read_text(encoding="utf-8"))
+    spec["weights"] = WEIGHTS_NOTE.format(sources=sources)
+    model_out.with_suffix(".json").write_text(json.dumps(spec, indent=2, ensure_ascii=False) + "\n",
+                                              encoding="utf-8")
+    return model_out
+
+
+def main(argv: list[str] | None = None) -> int:
+    from tilecam.models.reader_data import located_boards
+    from tilecam.vision.classify import TileClassifier
+
+    parser = argparse.ArgumentParser(prog="python -m tilecam.models.quantize", description=__doc__.splitlines()[0])
+    parser.add_argument("model", type=Path, help="the trained model (.onnx with its .json beside it)")
+    parser.add_argument("out", type=Path, help="the int8 model to write (.onnx; its .json is written beside it)")
+    parser.add_argument("--real-photos", type=Path, nargs="+", required=True,
+                        help="folders of NAME.jpg + NAME.board.txt whose boards measure the activations")
+    parser.add_argument("--cache", type=Path, default=Path("out/reader-cache"), help="located boards (as training)")
+    args = parser.parse_args(argv)
+    classifier = TileClassifier.load(args.model)
+    boards, names = [], []
+    for folder in args.real_photos:
+        _, crops, _ = located_boards(folder, args.cache / f"located-{folder.name}.npz")
+        boards.extend(crops[::EVERY])
+        names.append(f"{folder.name}:{len(crops[::EVERY])}")
+    path = quantize(args.model, args.out, board_batches(classifier, boards), ", ".join(names))
+    print(f"wrote {path} ({path.stat().st_size // 1024} KiB), activations measured on {', '.join(names)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
