@@ -36,6 +36,8 @@ def float32_graph(path: Path):
 
     model = onnx.load(str(path))
     graph = model.graph
+    if any(node.op_type.startswith("QLinear") or node.op_type == "DequantizeLinear" for node in graph.node):
+        raise ValueError(f"{path} is quantized already: quantize the float model it was made from")
     stored = {t.name: t for t in graph.initializer}
     nodes, restored = [], []
     for node in graph.node:
