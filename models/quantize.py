@@ -5,8 +5,8 @@
 Weights per output channel in int8, activations in uint8 with their ranges measured on real boards (the
 ``--real-photos`` folders, located and cut as the reader does, every ``EVERY``-th board; each with its references
 from the board itself, as the reader reads a single photo). A warm whole-board read is dominated by the model
-(225 squares); on these 2 cores the int8 model classifies a board in about 0.55 of the float one's time, and the
-Pi's onnxruntime has int8 kernels for arm64 too. The model's description (``OUT.json``, beside it) is the input's,
+(225 squares); on these 2 cores the int8 model classifies a board in 0.9 of the float one's time when the machine
+is idle and about half when both cores are busy, and the Pi's onnxruntime has int8 kernels for arm64 too. The model's description (``OUT.json``, beside it) is the input's,
 its ``weights`` saying how the file was made. Needs the ``onnx`` package (the train extra); running the result needs
 onnxruntime only.
 """
@@ -24,8 +24,14 @@ import numpy as np
 #: Of each real folder, every this-many-th located board is read to measure the activations' ranges: a few dozen
 #: boards of every design, far more squares than the ranges need.
 EVERY = 4
-WEIGHTS_NOTE = ("int8 weights per output channel, uint8 activations (onnxruntime.quantization.quantize_static, "
-                "QOperator); activation ranges measured on real boards: {sources}")
+#: The operations computed in integers: the convolutions (nearly all of the work), their ReLUs and the pooling between
+#: them. The last pooling and the linear layer stay in float, so that the embedding (the features the reader learns a
+#: user's board on, ``vision.adapt``) keeps its resolution: quantized to 8 bits it took 131 values and learning from a
+#: game's moves made the reading worse instead of better.
+QUANTIZED_OPS = ("Conv", "Relu", "MaxPool")
+WEIGHTS_NOTE = ("int8 weights per output channel, uint8 activations in the convolutions, the embedding and the last "
+                "layer in float (onnxruntime.quantization.quantize_static, QOperator); activation ranges measured on "
+                "real boards: {sources}")
 
 
 def float32_graph(path: Path):
@@ -84,7 +90,8 @@ def quantize(model_in: Path, model_out: Path, batches: list[dict[str, np.ndarray
         plain = Path(tmp) / "float32.onnx"
         onnx.save(float32_graph(model_in), str(plain))
         quantize_static(str(plain), str(model_out), Boards(), quant_format=QuantFormat.QOperator, per_channel=True,
-                        activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8)
+                        activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
+                        op_types_to_quantize=list(QUANTIZED_OPS))
     spec = json.loads(model_in.with_suffix(".json").read_text(encoding="utf-8"))
     spec["weights"] = WEIGHTS_NOTE.format(sources=sources)
     model_out.with_suffix(".json").write_text(json.dumps(spec, indent=2, ensure_ascii=False) + "\n",

@@ -1,4 +1,5 @@
-"""The int8 tile model: a float model quantized with onnxruntime's static quantization reads as the float one."""
+"""The int8 tile model: a float model quantized with onnxruntime's static quantization reads as the float one, and
+its embedding keeps the resolution that learning a user's board needs."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ def test_a_float_model_quantized_gives_the_float_models_logits_and_is_refused_tw
     from tilecam.models.dataset import crops_and_labels
     from tilecam.models.quantize import board_batches, quantize
     from tilecam.models.reader_train import build_model, export
+    from tilecam.vision.adapt import head_of
     from tilecam.vision.classify import TileClassifier, packaged_model
     from tilecam.vision.context import references_from_board
 
@@ -33,8 +35,11 @@ def test_a_float_model_quantized_gives_the_float_models_logits_and_is_refused_tw
     assert json.loads(out.with_suffix(".json").read_text())["weights"].startswith("int8")
     crops = boards[1]                            # a board the ranges were not measured on
     refs = references_from_board(crops)
-    z_float, z_int = floats.run(crops, refs)[0], ints.run(crops, refs)[0]
+    (z_float, _), (z_int, embedding) = floats.run(crops, refs), ints.run(crops, refs)
     assert np.corrcoef(z_float.ravel(), z_int.ravel())[0, 1] > 0.99
+    # the embedding and the last layer stay in float: a user's board is learnt on the embedding (vision.adapt)
+    w, b = head_of(embedding, z_int)
+    assert len(np.unique(embedding)) > 500 and np.abs(embedding @ w.T + b - z_int).max() < 1e-3
     with pytest.raises(ValueError, match="quantized already"):
         quantize(out, tmp_path / "twice.onnx", board_batches(floats, boards[:1]), "a render")
     shipped = json.loads(packaged_model().with_suffix(".json").read_text(encoding="utf-8"))
