@@ -84,9 +84,10 @@ class TrackerConfig:
     # for as long as the players take. Photos one a turn (``for_stills``): two turns without it.
     remove_after: int = 0
     # The reader learns the board from the committed tiles at each settle. Off by default: on the five Romanian
-    # games (`tilecam bench stills`, a model that never saw that board) it gave 62/100 moves right against 63
-    # without — a misread tile, once committed, is learnt too — and ~100 ms more a settle. Learning from labelled
-    # moves does help (`tilecam bench adapt`: 1.96 % → 0.36 % squares wrong): what is missing is moves known right.
+    # games (`tilecam bench stills`, a model that never saw that board) it gave 72/100 moves right against 82
+    # without (the shipped recipe, A13j; 62 against 63 with an older one) — a misread tile, once committed, is
+    # learnt too — and ~50 ms more a settle. Learning from labelled moves does help (`tilecam bench adapt`: 1.21 %
+    # → 0.80 % squares wrong after move 10): what is missing is moves known right.
     learn: bool = False
 
     @classmethod
