@@ -22,7 +22,7 @@ import statistics
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -200,8 +200,10 @@ def judge(game: Game, boards: Sequence[list[str]], result: GameResult, statuses:
 # ------------------------------------------------------------------------------------------------ running
 
 
-def run_game(game: Game, tiles: str, reader: Any, lexicon: Any, lexicon_name: str) -> GameResult:
-    """One game's photos through ``tilecam replay --stills``'s path; the result counted against the labels."""
+def run_game(game: Game, tiles: str, reader: Any, lexicon: Any, lexicon_name: str, learn: bool = False
+             ) -> GameResult:
+    """One game's photos through ``tilecam replay --stills``'s path; the result counted against the labels.
+    ``learn``: the tracker learns the board from its committed tiles (``TrackerConfig.learn``, off by default)."""
     from tilecam.firmware.pipeline import run_recording, temporary_game
     from tilecam.vision.moves.tracker import make_tracker
 
@@ -215,6 +217,8 @@ def run_game(game: Game, tiles: str, reader: Any, lexicon: Any, lexicon_name: st
     with temporary_game(["Player1", "Player2"], tiles, lexicon, lexicon_name) as service:
         tracker = make_tracker(service.state()["board"], tiles, lexicon=lexicon, stills=True, commit="clock",
                                reader=reader)
+        if learn:
+            tracker.config = replace(tracker.config, learn=True)
 
         def before(index: int) -> None:
             reading[0] = time.perf_counter()
@@ -288,6 +292,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--games", default="", help="comma-separated games to run (default: all)")
     p.add_argument("--lexicon", default=None, help="as tilecam replay's --lexicon (default: the tile set's)")
     p.add_argument("--details", action="store_true", help="list every move not right, and each game's run")
+    p.add_argument("--learn", action="store_true",
+                   help="the tracker learns the board from its committed tiles (off on the device by default)")
     args = p.parse_args(list(argv) if argv is not None else None)
 
     try:
@@ -307,7 +313,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # a new reader per game: each game is its own board and camera (its turn is learnt again)
         if results:
             reader = reader_module.default_reader(args.tiles, model=args.model)
-        r = run_game(game, args.tiles, reader, lexicon, args.lexicon or "enable1")
+        r = run_game(game, args.tiles, reader, lexicon, args.lexicon or "enable1", learn=args.learn)
         results.append(r)
         print(f"game {r.name}: {r.photos} photos in {r.seconds:.1f} s, {r.right}/{r.moves} moves right",
               file=sys.stderr)

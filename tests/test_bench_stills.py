@@ -76,3 +76,22 @@ def test_bench_stills_registered_and_refuses_a_folder_without_games(tmp_path, ca
     assert BENCHES["stills"] == "tilecam.firmware.bench_stills"
     assert bench_stills.main([str(tmp_path)]) == 2
     assert "no G_MM photos" in capsys.readouterr().err
+
+
+def test_bench_stills_can_run_the_tracker_learning_the_board(tmp_path, capsys, monkeypatch):
+    """``--learn``: the tracker learns the board from its committed tiles at each settle (off on the device)."""
+    from tilecam.vision.classify import ModelError
+    from tilecam.vision.moves.reader import VisionReader, default_reader
+
+    try:
+        default_reader("english", threads=1)
+    except (ImportError, OSError, ModelError) as exc:
+        pytest.skip(f"no tile model: {exc}")
+    learnt: list[int] = []
+    original = VisionReader.learn
+    monkeypatch.setattr(VisionReader, "learn", lambda self, rows: learnt.append(original(self, rows)) or learnt[-1])
+    folder = tmp_path / "stills"
+    empty = write_game(folder)
+    assert bench_stills.main([str(folder), "--empty", f"1={empty}", "--learn"]) == 0
+    assert "| 1 | 4 | 3 | 3 (100 %) |" in capsys.readouterr().out
+    assert learnt and max(learnt) > 0                  # the committed tiles were learnt
