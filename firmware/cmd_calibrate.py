@@ -1,6 +1,6 @@
 """``tilecam calibrate``: a photo of the empty board becomes the board's profile (each square's bare look).
 
-    tilecam calibrate [PHOTO] [--source …] [--data-dir DIR] [--config FILE]
+    tilecam calibrate [PHOTO] [--source …] [--data-dir DIR] [--config FILE] [--size 21]
 
 With PHOTO, that photo; without, one frame from the camera the config names. The profile is written to the data
 folder (``board-profile.npz``); the reader of ``tilecam run`` judges tiles against it from then on.
@@ -19,6 +19,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--source", default=None, help="camera source when no photo is given (as tilecam run)")
     p.add_argument("--config", type=Path, default=None)
     p.add_argument("--data-dir", type=Path, default=None, help="where the profile goes (default: the config's)")
+    p.add_argument("--size", type=int, choices=(15, 21), default=15,
+                   help="squares a side: 15, or 21 for a Super Scrabble board (default 15)")
     p.set_defaults(func=_calibrate)
 
 
@@ -50,7 +52,7 @@ def _calibrate(args: argparse.Namespace) -> int:
 
     folder = Path(args.data_dir or config.data_dir or default_path().parent)
     try:
-        profile = calibrate(_frame(args, config))
+        profile = calibrate(_frame(args, config), args.size)
     except BoardNotFound as exc:
         print(f"tilecam calibrate: no board found: {exc}", file=sys.stderr)
         return 1
@@ -58,5 +60,6 @@ def _calibrate(args: argparse.Namespace) -> int:
         print(f"tilecam calibrate: {exc}", file=sys.stderr)
         return 2
     path = save_profile(profile, folder)
-    print(f"tilecam calibrate: the empty board's {len(profile.references)} squares recorded in {path}")
+    print(f"tilecam calibrate: the empty {profile.size}x{profile.size} board's {len(profile.references)} squares "
+          f"recorded in {path}")
     return 0

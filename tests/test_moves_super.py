@@ -126,3 +126,22 @@ def test_the_scorekeeper_reads_a_super_board_without_the_classic_boards_calibrat
     assert "a 15x15 board, not 21x21: reading without it" in caplog.text
     classic = device_tracker("", EMPTY, "english", data_dir=tmp_path)
     assert classic.reader.size == 15 and classic.reader.profile is not None
+
+
+def test_tilecam_calibrate_size_21_records_a_super_board_that_a_super_game_then_reads_against(tmp_path, render,
+                                                                                              capsys):
+    """``tilecam calibrate --size 21``: the empty Super board's 441 squares; a Super game's reader takes them."""
+    import cv2
+
+    from tilecam.firmware.cli import main
+    from tilecam.firmware.daemon import make_tracker as device_tracker
+    from tilecam.vision.profile import load_profile
+
+    photo = tmp_path / "empty.png"
+    cv2.imwrite(str(photo), render(EMPTY21))
+    assert main(["calibrate", str(photo), "--size", "21", "--data-dir", str(tmp_path / "data")]) == 0
+    assert "the empty 21x21 board's 441 squares" in capsys.readouterr().out
+    profile = load_profile(tmp_path / "data")
+    assert profile.size == 21 and len(profile.references) == 441
+    tracker = device_tracker("", EMPTY21, "english-super", data_dir=tmp_path / "data")
+    assert tracker.reader.size == 21 and tracker.reader.profile is not None

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from tilecam.vision.context import references_from_empty_board
-from tilecam.vision.locate import BoardLocation, locate_board
+from tilecam.vision.locate import BoardLocation, LocateConfig, locate_board
 from tilecam.vision.warp import cut_cells, homography_to_rectified, warp_board
 
 PROFILE_NAME = "board-profile.npz"
@@ -44,10 +44,11 @@ class BoardProfileFile:
         return turn_squares(self.references, rotation) if rotation % 4 else self.references
 
 
-def calibrate(image: np.ndarray) -> BoardProfileFile:
-    """The profile of the empty board in ``image`` (``BoardNotFound`` when there is no board in it)."""
-    location = locate_board(image)
-    crops = cut_cells(warp_board(image, location.corners))
+def calibrate(image: np.ndarray, size: int = 15) -> BoardProfileFile:
+    """The profile of the empty board in ``image``, ``size`` squares a side (21: a Super Scrabble board);
+    ``BoardNotFound`` when there is no such board in it."""
+    location = locate_board(image, LocateConfig(size=size))
+    crops = cut_cells(warp_board(image, location.corners, size), size)
     return BoardProfileFile(references_from_empty_board(crops), np.asarray(location.corners, np.float32))
 
 
