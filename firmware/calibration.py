@@ -106,8 +106,9 @@ class CalibrationView:
     """Keeps the latest frame and reading; :meth:`tick` writes the calibration files at most every ``every_s``."""
 
     def __init__(self, data_dir: str | Path, *, every_s: float = 2.0, width: int = 960, quality: int = 70,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, size: int = 15) -> None:
         self.data_dir = Path(data_dir)
+        self.size = size                      # the game's board, squares a side (21: Super Scrabble)
         self.every_s = every_s
         self.width = width
         self.quality = quality
@@ -167,7 +168,8 @@ class CalibrationView:
             from tilecam.vision.locate import draw_location
 
             corners = np.asarray(location.corners, np.float32).reshape(4, 2) * scale
-            small = draw_location(small, dataclasses.replace(location, corners=corners))
+            small = draw_location(small, dataclasses.replace(location, corners=corners),
+                                  getattr(self._raw, "size", None) or self.size)
             board["score"] = round(float(getattr(location, "score", 0.0) or 0.0), 3)
             board["corners"] = [[round(float(x), 1), round(float(y), 1)] for x, y in corners]
         ok, buf = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, int(self.quality)])
@@ -188,9 +190,9 @@ class CalibrationView:
         if location is not None and getattr(location, "corners", None) is not None:
             return location, "reader", ""
         try:
-            from tilecam.vision.locate import locate_board
+            from tilecam.vision.locate import LocateConfig, locate_board
 
-            return locate_board(image), "locate", ""
+            return locate_board(image, LocateConfig(size=self.size)), "locate", ""
         except ImportError as exc:
             return None, None, f"vision not installed ({exc.name})"
         except ValueError as exc:           # BoardNotFound: say why, as the page's status line

@@ -145,3 +145,22 @@ def test_tilecam_calibrate_size_21_records_a_super_board_that_a_super_game_then_
     assert profile.size == 21 and len(profile.references) == 441
     tracker = device_tracker("", EMPTY21, "english-super", data_dir=tmp_path / "data")
     assert tracker.reader.size == 21 and tracker.reader.profile is not None
+
+
+def test_the_calibration_page_of_a_super_game_finds_and_draws_the_21x21_grid(tmp_path, render):
+    """The phone's calibration page (``CalibrationView``) of a Super game, before the reader has read: the frame
+    located as a 21x21 board (a 15x15 locate finds no grid confirmed by its premiums there)."""
+    from types import SimpleNamespace
+
+    from tilecam.firmware.calibration import CalibrationView
+
+    frame = render(EMPTY21)
+    view = CalibrationView(tmp_path, size=21)
+    view.frame_seen(SimpleNamespace(full=lambda: frame))
+    jpeg, info = view.render({"source": "file"}, "", 0.0)
+    assert info["board"]["found"] and info["board"]["from"] == "locate" and jpeg[:2] == b"\xff\xd8"
+    from tilecam.vision.locate import LocateConfig, locate_board
+
+    scale = info["image"]["width"] / frame.shape[1]
+    expected = locate_board(frame, LocateConfig(size=21)).corners * scale
+    assert np.abs(np.asarray(info["board"]["corners"]) - expected).max() < 0.2     # the 21x21 grid's corners
