@@ -178,13 +178,7 @@ class Daemon:
                 source, reason = choice.source, choice.reason
             self.say(f"tilecam: camera {source.name} — {reason}")
 
-            state = service.state()
-            settings = state.get("settings") or cfg.game.settings().to_dict()
-            self.tracker = self._tracker_override or make_tracker(cfg.tracker.factory, self._board(),
-                                                                 settings["tileset"], stills=cfg.camera.stills,
-                                                                 rack_size=_rack_size(settings),
-                                                                 lexicon=lexicon_for_settings(settings),
-                                                                 data_dir=Path(service.store.path).parent)
+            self.tracker = self._tracker_override or self._tracker_for_game()
             if isinstance(self.tracker, NullTracker):
                 self.say(f"tilecam: {self.tracker.reason}")
             self._sync_tracker()
@@ -292,10 +286,40 @@ class Daemon:
         elif events:
             self._synced_seq = events[-1].seq
 
+    def _tracker_for_game(self) -> Any:
+        """A tracker for the game now in the store: its board's size, its tile set, its rack, its word list."""
+        assert self.service is not None
+        cfg = self.config
+        settings = self.service.state().get("settings") or cfg.game.settings().to_dict()
+        return make_tracker(cfg.tracker.factory, self._board(), settings["tileset"], stills=cfg.camera.stills,
+                            rack_size=_rack_size(settings), lexicon=lexicon_for_settings(settings),
+                            data_dir=Path(self.service.store.path).parent)
+
+    def _fit_tracker_to_game(self) -> None:
+        """A new game of another board size or tile set (started from the phone while the camera runs) gets a
+        tracker of its own: the one made at start reads the other board and letters, and cannot take its board."""
+        inner = getattr(self.tracker, "tracker", self.tracker)
+        board, tileset = getattr(inner, "board", None), getattr(getattr(inner, "tileset", None), "name", None)
+        settings = self.service.state().get("settings") if self.service is not None else None
+        if self._tracker_override is not None or board is None or tileset is None or not settings:
+            return
+        rows = self._board()
+        if board.size == len(rows) and tileset == settings["tileset"]:
+            return
+        self.tracker = self._tracker_for_game()
+        if self.calibration is not None:
+            self.calibration.size = len(rows)
+            tap_reader(self.tracker, self.calibration.reading_seen)
+        if self.loop is not None:
+            self.loop.consumer = self.tracker
+        self.say(f"tilecam: a new game of a {len(rows)}x{len(rows)} board with {settings['tileset']} tiles: "
+                 "the camera reads it so from now on")
+
     def _sync_tracker(self) -> None:
         if self.service is None:
             return
         self._synced_seq = self.service.store.last_seq()
+        self._fit_tracker_to_game()
         sync = getattr(self.tracker, "sync", None)
         if sync is not None:
             sync(self._board())

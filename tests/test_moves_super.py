@@ -164,3 +164,36 @@ def test_the_calibration_page_of_a_super_game_finds_and_draws_the_21x21_grid(tmp
     scale = info["image"]["width"] / frame.shape[1]
     expected = locate_board(frame, LocateConfig(size=21)).corners * scale
     assert np.abs(np.asarray(info["board"]["corners"]) - expected).max() < 0.2     # the 21x21 grid's corners
+
+
+def test_a_super_game_started_from_the_phone_while_the_camera_runs_gets_a_tracker_of_its_size(tmp_path):
+    """The scorekeeper made its tracker for the classic game it started with; a Super Scrabble game (or a German
+    one) started later from the web page is read at its own size and with its own letters from the next sync."""
+    from tilecam.core.lexicons import lexicon_for_settings
+    from tilecam.core.service import GameService
+    from tilecam.core.store import GameStore
+    from tilecam.firmware.cli import build_parser
+    from tilecam.firmware.cmd_run import build_config
+    from tilecam.firmware.daemon import Daemon
+    from tilecam.vision.classify import packaged_model
+
+    if not packaged_model().is_file():
+        pytest.skip("models/tiles.onnx is not there")
+    (tmp_path / "config.toml").write_text("", encoding="utf-8")
+    args = build_parser().parse_args(["run", "--no-web", "--data-dir", str(tmp_path / "data"), "--config",
+                                      str(tmp_path / "config.toml")])
+    lines: list[str] = []
+    daemon = Daemon(build_config(args), say=lines.append)
+    with GameStore(tmp_path / "data") as store:
+        daemon.service = service = GameService(store, lexicon=lexicon_for_settings)
+        service.new_game(["Ann", "Ben"], {"variant": "tournament"}, actor="daemon")
+        daemon.tracker = daemon._tracker_for_game()
+        daemon._sync_tracker()
+        assert daemon.tracker.board.size == 15 and not lines          # the game it was made for: kept
+        service.new_game(["Ann", "Ben"], {"variant": "super"})
+        daemon._sync_tracker()
+        assert daemon.tracker.board.size == 21 and daemon.tracker.tileset.name == "english-super"
+        assert daemon.tracker.reader.size == 21 and "a new game of a 21x21 board" in lines[-1]
+        service.new_game(["Ann", "Ben"], {"variant": "tournament", "tileset": "german"})
+        daemon._sync_tracker()
+        assert daemon.tracker.board.size == 15 and daemon.tracker.tileset.name == "german"
