@@ -36,7 +36,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("replay", help="rebuild a game (GCG) from a video or a folder of frames")
     p.add_argument("source", help="video file or folder of frames (natural order of names)")
     p.add_argument("--gcg", required=True, help="where to write the reconstructed game")
-    p.add_argument("--tiles", choices=("english", "german"), default="english")
+    p.add_argument("--tiles", choices=("english", "german"), default=None,
+                   help="the game's tile set (default: the variant's, English for the classic game)")
+    p.add_argument("--variant", default=None,
+                   help="the game's variant as for tilecam run (e.g. super: a 21x21 board read at 21x21)")
     p.add_argument("--stills", action="store_true", help="every image is a settled board, one per turn")
     p.add_argument("--events", help="JSON lines of passes, exchanges and clock presses the camera cannot see")
     p.add_argument("--lexicon", default=None,
@@ -150,6 +153,7 @@ def load_lexicon(spec: str | None, tiles: str) -> Any:
 def _replay(args: argparse.Namespace) -> int:
     """The recording through the device's one path (``firmware/pipeline.py``: capture loop → the one tracker →
     game service → a temporary store), then the stored game written as GCG."""
+    from tilecam.core.service import CommandRefused, rules_for, settings_for
     from tilecam.engine.gcg import write_gcg
     from tilecam.firmware.pipeline import run_recording, temporary_game
     from tilecam.firmware.sources import FolderSource, SourceError, VideoFileSource
@@ -168,21 +172,30 @@ def _replay(args: argparse.Namespace) -> int:
     if len(players) < 2:
         players.append(f"Player{len(players) + 1}")
     try:
-        lexicon = load_lexicon(args.lexicon, args.tiles)
+        settings = settings_for({"variant": args.variant, "tileset": args.tiles,
+                                 "lexicon": args.lexicon or "enable1"} if args.variant else
+                                {"tileset": args.tiles or "english", "lexicon": args.lexicon or "enable1"})
+        rules_for(settings, len(players))       # an unknown variant is said here, before any frame is read
+    except CommandRefused as exc:
+        print(f"tilecam replay: {exc.reason}", file=sys.stderr)
+        return 2
+    tiles = settings.tileset
+    try:
+        lexicon = load_lexicon(args.lexicon, tiles)
     except (OSError, ValueError) as exc:
         print(f"tilecam replay: cannot load the lexicon: {exc}", file=sys.stderr)
-        return 2
-    try:
-        reader = default_reader(args.tiles, model=args.model)
-    except (ImportError, OSError, ValueError) as exc:
-        print(f"tilecam replay: the vision reader is not available: {exc}", file=sys.stderr)
         return 2
     source = (FolderSource(source_path, fps=args.fps) if source_path.is_dir()
               else VideoFileSource(source_path, fps=None))
     started = time.monotonic()
-    with temporary_game(players, args.tiles, lexicon, args.lexicon or "enable1") as service:
-        tracker = make_tracker(service.state()["board"], args.tiles, lexicon=lexicon, stills=args.stills,
-                               commit=commit, reader=reader)
+    with temporary_game(players, tiles, lexicon, args.lexicon or "enable1", settings=settings) as service:
+        rows = service.state()["board"]
+        try:
+            reader = default_reader(tiles, model=args.model, size=len(rows))
+        except (ImportError, OSError, ValueError) as exc:
+            print(f"tilecam replay: the vision reader is not available: {exc}", file=sys.stderr)
+            return 2
+        tracker = make_tracker(rows, tiles, lexicon=lexicon, stills=args.stills, commit=commit, reader=reader)
         try:
             report = run_recording(source, tracker, service, externals=externals)
         except SourceError as exc:

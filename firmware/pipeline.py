@@ -170,15 +170,17 @@ def _record(service: GameService, report: RunReport, what: Any, act: Callable[[]
 
 
 @contextmanager
-def temporary_game(players: Sequence[str], tileset: str, lexicon: Any = None, lexicon_name: str = "enable1"
-                   ) -> Iterator[GameService]:
+def temporary_game(players: Sequence[str], tileset: str, lexicon: Any = None, lexicon_name: str = "enable1",
+                   settings: GameSettings | None = None) -> Iterator[GameService]:
     """A game service with a new game over a store in a temporary folder, deleted afterwards (replay, the bench).
-    The game's rules are the device's default (``tournament``)."""
+    The game's rules are ``settings`` where given (a variant's board and tiles), else the device's default
+    (``tournament``) with ``tileset``."""
     with tempfile.TemporaryDirectory(prefix="tilecam-replay-") as tmp:
         store = GameStore(Path(tmp) / "games.sqlite")
         try:
             service = GameService(store, lexicon=lexicon)
-            service.new_game(list(players), GameSettings(tileset=tileset, lexicon=lexicon_name), actor="replay")
+            service.new_game(list(players), settings or GameSettings(tileset=tileset, lexicon=lexicon_name),
+                             actor="replay")
             yield service
         finally:
             store.close()

@@ -108,7 +108,7 @@ def test_replay_command_end_to_end_with_a_stand_in_reader(tmp_path, monkeypatch,
     for i, _ in enumerate(boards, 1):
         cv2.imwrite(str(frames / f"image-{i}.png"), _coded_image(i))
 
-    def fake_reader(_tileset, model=None):
+    def fake_reader(_tileset, model=None, size=15):
         return lambda image: Reading.from_rows(boards[int(image[0, 0, 1]) // 10 - 1])
 
     monkeypatch.setattr(reader_module, "default_reader", fake_reader)
@@ -133,7 +133,7 @@ def test_replay_says_why_nothing_was_recorded(tmp_path, monkeypatch, capsys):
     for i in (1, 2, 3):
         cv2.imwrite(str(frames / f"image-{i}.png"), _coded_image(i))
 
-    def no_board(_tileset, model=None):
+    def no_board(_tileset, model=None, size=15):
         def read(image):
             raise ValueError("no board found: too few grid lines")
         return read

@@ -197,3 +197,22 @@ def test_a_super_game_started_from_the_phone_while_the_camera_runs_gets_a_tracke
         service.new_game(["Ann", "Ben"], {"variant": "tournament", "tileset": "german"})
         daemon._sync_tracker()
         assert daemon.tracker.board.size == 15 and daemon.tracker.tileset.name == "german"
+
+
+def test_tilecam_replay_variant_super_rebuilds_a_super_game_from_its_photos(tmp_path, render, capsys):
+    """``tilecam replay FOLDER --stills --variant super``: the game read at 21x21, scored on the Super board, written
+    as GCG with the Super board's pragma; an unknown variant is refused before any frame is read."""
+    from tilecam.firmware.cli import main
+
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    for i, rows in enumerate((ZEBRAS, ASK)):
+        cv2.imwrite(str(frames / f"{i}.png"), render(rows))
+    out = tmp_path / "game.gcg"
+    assert main(["replay", str(frames), "--stills", "--variant", "super", "--gcg", str(out)]) == 0
+    gcg = out.read_text(encoding="utf-8")
+    assert "#board-layout SuperCrosswordGame" in gcg
+    plays = [line.split()[2:5] for line in gcg.splitlines() if line.startswith(">")]
+    assert plays == [["11K", "ZEBRAS", f"+{SCORES[0]}"], ["P10", "A.K", f"+{SCORES[1]}"]], gcg
+    assert main(["replay", str(frames), "--variant", "chess", "--gcg", str(out)]) == 2
+    assert "unknown variant 'chess'" in capsys.readouterr().err
