@@ -86,11 +86,8 @@ def init_from_onnx(model, path: Path, sample: np.ndarray) -> None:
     import torch.nn as nn
     from onnx import numpy_helper
 
-    graph = onnx.load(str(path)).graph
+    graph = weights_as_float32(onnx.load(str(path))).graph
     values = {t.name: numpy_helper.to_array(t).copy() for t in graph.initializer}
-    for node in graph.node:     # weights stored as float16 (``store_weights_half``) are named by their cast
-        if node.op_type == "Cast" and node.input[0] in values:
-            values[node.output[0]] = values[node.input[0]].astype(np.float32)
     convs = [n for n in graph.node if n.op_type == "Conv"]
     gemm = next(n for n in graph.node if n.op_type == "Gemm")
     layers = list(model)
@@ -154,3 +151,25 @@ def store_weights_half(onnx_path: Path) -> None:
     onnx.checker.check_model(model)
     onnx.save(model, str(onnx_path))
 
+
+def weights_as_float32(model):
+    """The ONNX ``model`` (a ``ModelProto``, changed in place and returned) with the weights ``store_weights_half``
+    stored as float16 put back as float32 initializers under the names their casts gave them, the casts gone: the
+    graph as exported, for code that reads its initializers (loading a model to train from it, quantizing it)."""
+    from onnx import TensorProto, numpy_helper
+
+    graph = model.graph
+    stored = {t.name: t for t in graph.initializer}
+    nodes, restored = [], []
+    for node in graph.node:
+        source = stored.get(node.input[0]) if node.op_type == "Cast" and node.input else None
+        if source is not None and source.data_type == TensorProto.FLOAT16:
+            restored.append(numpy_helper.from_array(numpy_helper.to_array(source).astype(np.float32), node.output[0]))
+        else:
+            nodes.append(node)
+    used = {name for node in nodes for name in node.input}
+    kept = [t for t in graph.initializer if t.name in used]
+    del graph.node[:], graph.initializer[:]
+    graph.node.extend(nodes)
+    graph.initializer.extend(kept + restored)
+    return model

@@ -35,28 +35,16 @@ WEIGHTS_NOTE = ("int8 weights per output channel, uint8 activations in the convo
 
 
 def float32_graph(path: Path):
-    """The model at ``path`` with float16-stored weights (``crops_model.store_weights_half``) put back as float32
-    initializers (the quantizer reads initializers, not casts of them)."""
+    """The model at ``path`` with its float16-stored weights put back as float32 (``crops_model.weights_as_float32``:
+    the quantizer reads initializers, not casts of them); ``ValueError`` for a model quantized already."""
     import onnx
-    from onnx import TensorProto, numpy_helper
+
+    from tilecam.models.crops_model import weights_as_float32
 
     model = onnx.load(str(path))
-    graph = model.graph
-    if any(node.op_type.startswith("QLinear") or node.op_type == "DequantizeLinear" for node in graph.node):
+    if any(node.op_type.startswith("QLinear") or node.op_type == "DequantizeLinear" for node in model.graph.node):
         raise ValueError(f"{path} is quantized already: quantize the float model it was made from")
-    stored = {t.name: t for t in graph.initializer}
-    nodes, restored = [], []
-    for node in graph.node:
-        if node.op_type == "Cast" and node.input[0] in stored and stored[node.input[0]].data_type == TensorProto.FLOAT16:
-            values = numpy_helper.to_array(stored[node.input[0]]).astype(np.float32)
-            restored.append(numpy_helper.from_array(values, node.output[0]))
-        else:
-            nodes.append(node)
-    used = {name for node in nodes for name in node.input}
-    kept = [t for t in graph.initializer if t.name in used]
-    del graph.node[:], graph.initializer[:]
-    graph.node.extend(nodes)
-    graph.initializer.extend(kept + restored)
+    model = weights_as_float32(model)
     onnx.checker.check_model(model)
     return model
 
