@@ -16,13 +16,10 @@ from __future__ import annotations
 
 import argparse
 import time
-from pathlib import Path
-
-import cv2
 
 from tilecam.models import synth
-from tilecam.models.eval_vision import evaluate_renders, print_table
-from tilecam.vision.classify import TileClassifier
+from tilecam.models.eval_vision import (add_render_bench_options, bench_classifier, evaluate_renders,
+                                        print_table)
 
 #: The held-out seeds read by default start at this index of ``synth.HELDOUT_SEEDS`` (seed 940000): a range no
 #: other figure of docs/BENCHMARKS.md reads, so the 21x21 reader was not tuned on it.
@@ -38,15 +35,10 @@ MEASURES = ("boards", "per-cell error", "tile-cell error", "empty false +", "boa
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="tilecam bench super", description=__doc__.splitlines()[0])
-    parser.add_argument("--renders", type=int, default=100, help="boards in each column (default 100)")
-    parser.add_argument("--first-render", type=int, default=FIRST_RENDER,
-                        help=f"index of the first held-out seed (default {FIRST_RENDER})")
-    parser.add_argument("--model", type=Path, help="tile model (default the shipped one)")
-    parser.add_argument("--threads", type=int, default=2, help="onnxruntime and OpenCV threads (default 2)")
+    add_render_bench_options(parser, FIRST_RENDER)
     args = parser.parse_args(argv)
 
-    classifier = TileClassifier.load(args.model, threads=args.threads)
-    cv2.setNumThreads(args.threads)
+    classifier = bench_classifier(args)
     t0 = time.perf_counter()
     tallies = [evaluate_renders(classifier, args.renders, "english-super", args.first_render, layout="super21",
                                 name=f"Super 21x21, {w}x{h}", frame=(w, h))

@@ -7,8 +7,8 @@ only in the letters on the tiles and their values. Every tile's letter is drawn 
 No arm. Each board is read as a single photo with its game's tile set (``read_board(..., tileset=…)``: the letters
 of other sets ruled out), the turn told by the reader, and scored as ``tilecam eval-vision --renders`` scores its
 renders, and per letter group: the letters A–Z, the two-letter tiles (Spanish CH, LL, RR), the letters with a
-diacritic (Ñ, Polish Ą … Ż), the blanks. A model without a class for a letter (the shipped one has none for Ñ, CH or
-Ł) never reads it: the bench says which, and counts those squares wrong. These are renders, not photos of real
+diacritic (Ñ, Polish Ą … Ż), the blanks. A model without a class for a letter (an older one of 32 classes: none for
+Ñ, CH or Ł) never reads it: the bench says which, and counts those squares wrong. These are renders, not photos of real
 Spanish or Polish boards.
 """
 
@@ -18,14 +18,13 @@ import argparse
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
 
-import cv2
 import numpy as np
 
 from tilecam.engine.tiles import TileSet
 from tilecam.models import synth
-from tilecam.models.eval_vision import Tally, arm_in_the_turn_read, print_table
+from tilecam.models.eval_vision import (Tally, add_render_bench_options, arm_in_the_turn_read, bench_classifier,
+                                        print_table)
 from tilecam.vision.classify import BLANK, EMPTY, TileClassifier
 from tilecam.vision.locate import BoardNotFound
 from tilecam.vision.read import read_board
@@ -131,17 +130,12 @@ def evaluate_tileset(classifier: TileClassifier, tileset: str, seeds) -> tuple[T
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="tilecam bench tilesets", description=__doc__.splitlines()[0])
-    parser.add_argument("--renders", type=int, default=100, help="boards in each column (default 100)")
-    parser.add_argument("--first-render", type=int, default=FIRST_RENDER,
-                        help=f"index of the first held-out seed (default {FIRST_RENDER})")
+    add_render_bench_options(parser, FIRST_RENDER)
     parser.add_argument("--tilesets", nargs="+", default=list(TILESETS), choices=TileSet.bundled(),
                         help=f"the tile sets read (default {' '.join(TILESETS)})")
-    parser.add_argument("--model", type=Path, help="tile model (default the shipped one)")
-    parser.add_argument("--threads", type=int, default=2, help="onnxruntime and OpenCV threads (default 2)")
     args = parser.parse_args(argv)
 
-    classifier = TileClassifier.load(args.model, threads=args.threads)
-    cv2.setNumThreads(args.threads)
+    classifier = bench_classifier(args)
     seeds = synth.HELDOUT_SEEDS[args.first_render:args.first_render + args.renders]
     t0 = time.perf_counter()
     results = [evaluate_tileset(classifier, tileset, seeds) for tileset in args.tilesets]

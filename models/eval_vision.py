@@ -247,6 +247,23 @@ def confusion_png(tally: Tally, classes: tuple[str, ...], path: Path) -> Path:
     return path
 
 
+def add_render_bench_options(parser, first_render: int) -> None:
+    """The options of a bench over held-out renders (``tilecam bench super``, ``tilecam bench tilesets``):
+    ``--renders``, ``--first-render`` (an index of ``synth.HELDOUT_SEEDS``, the bench's own range by default),
+    ``--model``, ``--threads``."""
+    parser.add_argument("--renders", type=int, default=100, help="boards in each column (default 100)")
+    parser.add_argument("--first-render", type=int, default=first_render,
+                        help=f"index of the first held-out seed (default {first_render})")
+    parser.add_argument("--model", type=Path, help="tile model (default the shipped one)")
+    parser.add_argument("--threads", type=int, default=2, help="onnxruntime and OpenCV threads (default 2)")
+
+
+def bench_classifier(args) -> TileClassifier:
+    """The tile model of ``add_render_bench_options``' ``--model``, onnxruntime and OpenCV on ``--threads``."""
+    cv2.setNumThreads(args.threads)
+    return TileClassifier.load(args.model, threads=args.threads)
+
+
 def print_table(rows: list[dict[str, str]]) -> None:
     keys = list(dict.fromkeys(k for r in rows for k in r))   # every measure any set has, in first-seen order
     print("| measure | " + " | ".join(r["set"] for r in rows) + " |")

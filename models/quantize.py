@@ -6,9 +6,9 @@ Weights per output channel in int8, activations in uint8 with their ranges measu
 ``--real-photos`` folders, located and cut as the reader does, every ``EVERY``-th board; each with its references
 from the board itself, as the reader reads a single photo). A warm whole-board read is dominated by the model
 (225 squares); on these 2 cores the int8 model classifies a board in 0.9 of the float one's time when the machine
-is idle and about half when both cores are busy, and the Pi's onnxruntime has int8 kernels for arm64 too. The model's description (``OUT.json``, beside it) is the input's,
-its ``weights`` saying how the file was made. Needs the ``onnx`` package (the train extra); running the result needs
-onnxruntime only.
+is idle and about half when both cores are busy, and the Pi's onnxruntime has int8 kernels for arm64 too. The
+model's description (``OUT.json``, beside it) is the input's, its ``weights`` saying how the file was made. Needs
+the ``onnx`` package (the train extra); running the result needs onnxruntime only.
 """
 
 from __future__ import annotations
