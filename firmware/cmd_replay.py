@@ -172,9 +172,8 @@ def _replay(args: argparse.Namespace) -> int:
     if len(players) < 2:
         players.append(f"Player{len(players) + 1}")
     try:
-        settings = settings_for({"variant": args.variant, "tileset": args.tiles,
-                                 "lexicon": args.lexicon or "enable1"} if args.variant else
-                                {"tileset": args.tiles or "english", "lexicon": args.lexicon or "enable1"})
+        # what is not given comes from the variant (Super Scrabble's board and tiles), then the classic game's
+        settings = settings_for({"variant": args.variant, "tileset": args.tiles, "lexicon": args.lexicon or "enable1"})
         rules_for(settings, len(players))       # an unknown variant is said here, before any frame is read
     except CommandRefused as exc:
         print(f"tilecam replay: {exc.reason}", file=sys.stderr)

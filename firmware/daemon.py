@@ -189,7 +189,7 @@ class Daemon:
                 buttons = self._start_buttons()
 
             # The calibration view (web page /calibrate): the latest frame with the grid found, the last reading.
-            self.calibration = CalibrationView(store.path.parent, size=len(self._board()) or 15)
+            self.calibration = CalibrationView(store.path.parent, size=len(self._board()))
             tap_reader(self.tracker, self.calibration.reading_seen)
             self.loop = CaptureLoop(TeeSource(source, self.calibration.frame_seen), self.tracker, self._on_events,
                                     cfg.loop, on_status=self._on_status, on_tick=self._on_tick)

@@ -32,7 +32,9 @@ class BoardProfileFile:
     @property
     def size(self) -> int:
         """Squares a side of the board profiled."""
-        return round(len(self.references) ** 0.5)
+        from tilecam.vision.read import squares_a_side
+
+        return squares_a_side(self.references)
 
     def location(self) -> BoardLocation:
         return BoardLocation(self.corners, homography_to_rectified(self.corners, self.size), 0.0, "calibration")
