@@ -43,6 +43,8 @@ class Tally:
     unsure_touched: int = 0     # squares partly under the arm read as occluded (counted right)
     unsure_boards: int = 0      # boards the reader flagged as unsure (any square read unsurely)
     unsure_wrong: int = 0       # of the boards not fully right, those it flagged
+    turns_told: int = 0         # photos whose row 1 the reader told (labels upright: the label's turn is the truth)
+    turns_right: int = 0        # of them, told right
     corner_errors: list[float] = field(default_factory=list)
     corner_squares: list[float] = field(default_factory=list)
     timings: list[dict[str, float]] = field(default_factory=list)
@@ -124,6 +126,7 @@ class Tally:
             "boards fully correct": f"{self.boards_correct}/{self.boards} ({pct(self.boards_correct, self.boards)})",
             "boards flagged unsure (of them wrong)": f"{self.unsure_boards} ({self.unsure_wrong})",
             "no board found": str(self.not_found),
+            "row 1 told right": f"{self.turns_right}/{self.turns_told}" if self.turns_told else "-",
             "touched by the arm, read # (counted right)": str(self.unsure_touched),
             "corner error median / max": corner,
             "corners within 1/10 square": within,
@@ -148,8 +151,11 @@ def evaluate_folder(classifier: TileClassifier, folder: Path, tileset=None, name
         except BoardNotFound:
             tally.add_not_found(list(photo.board), label)
             continue
-        truth = ["".join(row) for row in turned(photo.board, -best_turn(photo.board, reading.grid) % 4)]
+        turn = best_turn(photo.board, reading.grid)
+        truth = ["".join(row) for row in turned(photo.board, -turn % 4)]
         tally.add(truth, reading, None, label=label)
+        tally.turns_told += 1
+        tally.turns_right += turn == 0
         _progress(i + 1, len(photos), tally.name)
     return tally
 

@@ -123,7 +123,7 @@ def read_board(image: np.ndarray, classifier: TileClassifier, tileset="english",
     ``adapter``: a board profile's adaptation (embedding, logits → logits), learnt from this board's tiles.
     Raises ``BoardNotFound`` when there is no board in the frame.
     """
-    from tilecam.vision.orient import upright_turn
+    from tilecam.vision.orient import reading_turned, upright_turn
 
     t0 = time.perf_counter()
     if size is not None and size != cfg.size:
@@ -147,12 +147,13 @@ def read_board(image: np.ndarray, classifier: TileClassifier, tileset="english",
         found = upright_turn(crops, refs, probs, classifier, letters)
         if found.rotation:
             turn = found.rotation
+            # the squares upright_turn read turned are not read again (its readings are in unturned order)
+            order = np.rot90(np.arange(size * size).reshape(size, size), turn).reshape(-1)
+            logits, embedding = (None if a is None else a[order]
+                                 for a in reading_turned(found, turn, crops, refs, classifier))
             corners = rotate_corners(location.corners, turn)
             warped = np.ascontiguousarray(np.rot90(warped, turn))
             crops, refs = turn_squares(crops, turn), turn_squares(refs, turn)
-            # the turned crops were read by upright_turn already, in their unturned squares' order
-            order = np.rot90(np.arange(size * size).reshape(size, size), turn).reshape(-1)
-            logits, embedding = (None if a is None else a[order] for a in found.turned[turn - 1])
             probs = classifier.calibrated(logits if adapter is None else adapter(embedding, logits), letters)
     t3 = time.perf_counter()
     return reading_of(probs, classifier.classes, corners, warped, location, turn, embedding, refs, logits,
