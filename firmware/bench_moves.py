@@ -12,7 +12,11 @@
   found with the right squares, letters and score, no phantom moves, every withdrawn phony withdrawn. Blanks: a
   rendered blank is unprinted; a blank the lexicon (bundled ENABLE) names must be right; a blank left pending is
   counted right when its square is right, and the record's letter is then given as the players' answer (what the
-  web asks them), so later words see it.
+  web asks them), so later words see it. ``--variant`` / ``--tiles``: the synthetic games' rules, built as
+  ``tilecam replay --variant`` builds them (``pipeline.recording_settings``); records that do not fit that tile
+  set are left out, and on Super Scrabble's 21x21 board each 15x15 record is played in its middle (its opening on
+  the centre star, ``video.centred``), rendered with squares as many pixels as a classic board's. The ScrabScrap
+  games stay classic German games.
 * Timing (one core: onnxruntime and OpenCV limited to one thread): per-frame processing (read + track) and the
   latency from the settling frame in to the committed move out.
 """
@@ -48,12 +52,13 @@ def _one_thread() -> None:
         pass
 
 
-def _vision_reader(tileset: str, model: Any = None) -> Any:
-    """The vision pipeline with one onnxruntime thread (``model``: None = the shipped one), or None (and why)."""
+def _vision_reader(tileset: str, model: Any = None, size: int = 15) -> Any:
+    """The vision pipeline with one onnxruntime thread (``model``: None = the shipped one) reading a board of
+    ``size`` squares a side, or None (and why)."""
     from tilecam.vision.moves.reader import default_reader
 
     try:
-        return default_reader(tileset, threads=1, model=model), ""
+        return default_reader(tileset, threads=1, model=model, size=size), ""
     except ImportError as exc:
         return None, f"vision reader not available ({exc.name})"
     except (OSError, ValueError) as exc:
@@ -160,18 +165,30 @@ def run_real(game: str, reader_name: str, reader: Any) -> tuple[Counter, Any]:
         return compare(truth, service.game.history, scores=False), tracker
 
 
-def synthetic_records(n: int) -> list[Path]:
-    """The first ``n`` records of ../shared/data/gcg (sorted by name) that replay on a standard board."""
-    from tilecam.engine.errors import EngineError
+def synthetic_record(path: Path, rules: Any = None) -> Any:
+    """The record at ``path`` as played under ``rules`` (None: the classic game): in the middle of a larger board."""
     from tilecam.engine.gcg import load_gcg
+    from tilecam.models.video import centred
+
+    record = load_gcg(path)
+    return centred(record, rules.board_layout.size) if rules is not None else record
+
+
+def synthetic_records(n: int, rules: Any = None) -> list[Path]:
+    """The first ``n`` records of ../shared/data/gcg (sorted by name) that replay under ``rules`` (None: the
+    classic game's; a record whose tiles the set lacks is left out)."""
+    from dataclasses import replace
+
+    from tilecam.engine.errors import EngineError
     from tilecam.engine.rules import Rules
 
     out: list[Path] = []
     if n <= 0:
         return out
+    rules = replace(rules or Rules(), max_scoreless_turns=None)
     for path in sorted((SHARED / "data" / "gcg").glob("*.gcg")):
         try:
-            load_gcg(path).replay(Rules(max_scoreless_turns=None))
+            synthetic_record(path, rules).replay(rules)
         except (EngineError, ValueError):
             continue
         out.append(path)
@@ -181,19 +198,20 @@ def synthetic_records(n: int) -> list[Path]:
 
 
 def run_synthetic(path: Path, seed: int, reader_name: str, reader: Any, lexicon: Any,
-                  noise: tuple[float, float] = (DOUBT_RATE, STRAY_RATE), renderer: str = "synth"
-                  ) -> tuple[Counter, Any, dict]:
+                  noise: tuple[float, float] = (DOUBT_RATE, STRAY_RATE), renderer: str = "synth",
+                  game: tuple[Any, Any] | None = None) -> tuple[Counter, Any, dict]:
     """One rendered game through the device's one path: capture loop → the one tracker → game service → a
     temporary store. ``simulated`` readings have no pixels: they go to a tracker that settles on three agreeing
-    readings, given every frame."""
-    from tilecam.engine.gcg import load_gcg
-    from tilecam.firmware.pipeline import ItemsSource, run_recording, temporary_game
+    readings, given every frame. ``game``: its settings and rules (``pipeline.recording_settings``; None: the
+    classic English game)."""
+    from tilecam.firmware.pipeline import ItemsSource, recording_settings, run_recording, temporary_game
     from tilecam.models.video import iter_render, script_game, simulate_readings
+    from tilecam.vision.moves.decide import ResolvePolicy
     from tilecam.vision.moves.replay import External
     from tilecam.vision.moves.tracker import MoveTracker, TrackerConfig, make_tracker
 
-    record = load_gcg(path)
-    video = script_game(record, seed, tileset="english")
+    settings, rules = game or recording_settings()
+    video = script_game(synthetic_record(path, rules), seed, rules=rules)
     info: dict[str, Any] = {"frames": len(video.specs), "render_s": 0.0}
     if reader_name == "simulated":
         frames: Any = simulate_readings(video, seed, doubt_rate=noise[0], stray_rate=noise[1])
@@ -207,15 +225,17 @@ def run_synthetic(path: Path, seed: int, reader_name: str, reader: Any, lexicon:
                     return
                 yield image
 
-        frames = timed(iter_render(video.specs, video.tileset, seed, renderer=renderer))
+        frames = timed(iter_render(video.specs, video.tileset, seed, renderer=renderer, layout=settings.layout))
     externals = [External(e["frame"], e["event"], e.get("player"), e.get("count", 0)) for e in video.externals]
-    with temporary_game(video.players, "english", lexicon) as service:
+    with temporary_game(video.players, settings.tileset, lexicon, settings=settings) as service:
         board = service.state()["board"]
         if reader_name == "simulated":
-            tracker = MoveTracker("english", lexicon=lexicon, board_rows=board,
-                                  config=TrackerConfig(settle_readings=3, wants_every_frame=True))
+            tracker = MoveTracker(settings.tileset, lexicon=lexicon, board_rows=board,
+                                  config=TrackerConfig(settle_readings=3, wants_every_frame=True,
+                                                       resolve=ResolvePolicy(rack_size=rules.rack_size)))
         else:
-            tracker = make_tracker(board, "english", lexicon=lexicon, reader=reader)
+            tracker = make_tracker(board, settings.tileset, lexicon=lexicon, reader=reader,
+                                   rack_size=rules.rack_size)
 
         def on_event(event: Any, frame: Any, recorded: bool) -> None:
             if recorded and event.kind == "play" and event.pending_blanks:
@@ -246,6 +266,11 @@ def _frac(c: Counter, right: str, total: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from tilecam.core.lexicons import lexicon_for_settings
+    from tilecam.core.service import CommandRefused
+    from tilecam.engine.variants import tilesets, variants
+    from tilecam.firmware.pipeline import recording_settings
+
     ap = argparse.ArgumentParser(prog="tilecam bench moves", description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=20, help="synthetic games (records of ../shared/data/gcg)")
     ap.add_argument("--seed", type=int, default=4100, help="first seed of the synthetic games")
@@ -254,6 +279,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--renderer", choices=("synth", "photos"), default="synth",
                     help="vision reader: frames by tilecam.models.synth (960x720) or the photo compositor")
     ap.add_argument("--model", default=None, help="tile model (.onnx) for the vision reader (default: the shipped one)")
+    ap.add_argument("--variant", choices=[v.name for v in variants()], default=None,
+                    help="the synthetic games' rules as for tilecam replay/run (super: 21x21, each record in the "
+                         "middle of the board; default: the classic game)")
+    ap.add_argument("--tiles", choices=[t.name for t in tilesets()], default=None,
+                    help="the synthetic games' tile set (default: the variant's, English for the classic game)")
     ap.add_argument("--skip-real", action="store_true", help="leave out the ScrabScrap photo games")
     ap.add_argument("--first", type=int, default=0, help="skip this many records (a quick partial run)")
     ap.add_argument("--doubt", type=float, default=DOUBT_RATE, help="simulated reader: fraction of doubtful tiles")
@@ -264,10 +294,16 @@ def main(argv: list[str] | None = None) -> int:
     if not SHARED.is_dir():
         print("tilecam bench moves: ../shared is not there (the records and photos live in it)", file=sys.stderr)
         return 2
-
-    from tilecam.engine.lexicon import Lexicon
-
-    lexicon = Lexicon.load()
+    try:
+        settings, rules = chosen = recording_settings(args.variant, args.tiles)
+    except CommandRefused as exc:
+        print(f"tilecam bench moves: {exc.reason}", file=sys.stderr)
+        return 2
+    if args.renderer == "photos" and settings.layout != "standard15":
+        print(f"tilecam bench moves: the photo compositor has only the classic board, not {settings.layout}",
+              file=sys.stderr)
+        return 2
+    lexicon = lexicon_for_settings(settings)
     timing_rows: list[tuple[str, Any]] = []
 
     if not args.skip_real:
@@ -289,11 +325,16 @@ def main(argv: list[str] | None = None) -> int:
                     timing_rows.append((f"{game} photos (992x976), vision", tracker))
 
     readers = ["simulated", "vision"] if args.reader == "both" else [args.reader]
-    records = synthetic_records(args.first + args.games)[args.first:]
+    records = synthetic_records(args.first + args.games, rules)[args.first:]
+    if args.games > 0 and not records:
+        print(f"tilecam bench moves: no record of ../shared/data/gcg replays with {settings.tileset} tiles on "
+              f"{settings.layout}", file=sys.stderr)
+        return 2
+    size = rules.board_layout.size
     for reader_name in readers:
         reader = None
         if reader_name == "vision":
-            reader, why = _vision_reader("english", args.model)
+            reader, why = _vision_reader(settings.tileset, args.model, size)
             if reader is None:
                 print(f"\n### Synthetic games, rendered + vision: not run ({why})")
                 continue
@@ -301,8 +342,10 @@ def main(argv: list[str] | None = None) -> int:
                  if reader_name == "simulated" else
                  f" (frames by {'tilecam.models.synth' if args.renderer == 'synth' else 'the photo compositor'}, "
                  "read by tilecam.vision.read through the capture loop)")
+        rules_said = "" if args.variant is None and args.tiles is None else \
+            f", variant {settings.variant}, {settings.tileset} tiles on {settings.layout}"
         print(f"\n### Synthetic games: {len(records)} records of ../shared/data/gcg, seeds {args.seed}…"
-              f"{args.seed + len(records) - 1}, reader: {reader_name}{noise}\n")
+              f"{args.seed + len(records) - 1}, reader: {reader_name}{noise}{rules_said}\n")
         print("| game | frames | placements right (squares, letters, score) | phantom plays | withdrawn phonies "
               "| blanks named / pending→answered / wrong | flagged phony (lexicon) |")
         print("| --- | --- | --- | --- | --- | --- | --- |")
@@ -312,9 +355,9 @@ def main(argv: list[str] | None = None) -> int:
         for i, path in enumerate(records):
             if reader is not None and i:
                 # Each game is a new set-up (its own camera and board): the reader learns its orientation afresh.
-                reader, _ = _vision_reader("english", args.model)
+                reader, _ = _vision_reader(settings.tileset, args.model, size)
             c, tracker, info = run_synthetic(path, args.seed + args.first + i, reader_name, reader, lexicon,
-                                             (args.doubt, args.stray), args.renderer)
+                                             (args.doubt, args.stray), args.renderer, chosen)
             total += c
             total["frames"] += info["frames"]
             total["render_ms"] += round(info["render_s"] * 1000)
@@ -331,8 +374,8 @@ def main(argv: list[str] | None = None) -> int:
         changed = [n for tr in all_track for n in tr.stats.changed[1:]]        # the first read sees everything
         if changed:
             print(f"squares whose pixels changed since the last settle, per read after the first: median "
-                  f"{statistics.median(changed):.0f}, max {max(changed)} of 225")
-        _print_partial_reads(all_track)
+                  f"{statistics.median(changed):.0f}, max {max(changed)} of {size * size}")
+        _print_partial_reads(all_track, size * size)
         merged = _merge_stats(all_track)
         timing_rows.append((f"synthetic, {reader_name}", merged))
 
@@ -346,18 +389,19 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _print_partial_reads(trackers: Sequence[Any]) -> None:
-    """Squares classified per read and the time it took, the first (whole) read of each game left out."""
+def _print_partial_reads(trackers: Sequence[Any], squares: int = 225) -> None:
+    """Squares classified per read and the time it took, the first (whole) read of each game left out
+    (``squares``: the board's)."""
     counts, secs = [], []
     for tr in trackers:
         reader = getattr(tr, "_reader", None)
         counts += list(getattr(reader, "squares_read", [])[1:])
         secs += list(getattr(reader, "classify_s", [])[1:])
     if counts:
-        part = [s for n, s in zip(counts, secs) if n < 225]
+        part = [s for n, s in zip(counts, secs) if n < squares]
         print(f"squares classified per read after the first: median {statistics.median(counts):.0f}, max "
-              f"{max(counts)} of 225 ({sum(n == 225 for n in counts)} whole reads of {len(counts)}); classifying "
-              f"them, ms p50/p95/max: {_ms(part)}")
+              f"{max(counts)} of {squares} ({sum(n == squares for n in counts)} whole reads of {len(counts)}); "
+              f"classifying them, ms p50/p95/max: {_ms(part)}")
 
 
 def _merge_stats(trackers: Sequence[Any]) -> Any:

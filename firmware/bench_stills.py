@@ -13,6 +13,10 @@ board at that photo), phantom moves (tiles committed at a photo whose label adds
 game refused, squares of earlier moves changed later (amends, corrections, withdrawals), and the final board's
 squares that differ from the last label. Timing: for each photo that committed a move, the wall and CPU time from
 the decoded still handed to the capture loop to the move stored.
+
+``--variant`` / ``--tiles``: the games' rules, built as ``tilecam replay`` builds them
+(``pipeline.recording_settings``); the labels are 15x15 boards, so a variant of another board (Super Scrabble's
+21x21) is refused.
 """
 
 from __future__ import annotations
@@ -200,10 +204,11 @@ def judge(game: Game, boards: Sequence[list[str]], result: GameResult, statuses:
 # ------------------------------------------------------------------------------------------------ running
 
 
-def run_game(game: Game, tiles: str, reader: Any, lexicon: Any, lexicon_name: str, learn: bool = False
-             ) -> GameResult:
+def run_game(game: Game, tiles: str, reader: Any, lexicon: Any, lexicon_name: str, learn: bool = False,
+             settings: Any = None, rack_size: int = 7) -> GameResult:
     """One game's photos through ``tilecam replay --stills``'s path; the result counted against the labels.
-    ``learn``: the tracker learns the board from its committed tiles (``TrackerConfig.learn``, off by default)."""
+    ``learn``: the tracker learns the board from its committed tiles (``TrackerConfig.learn``, off by default);
+    ``settings``, ``rack_size``: the game's (``pipeline.recording_settings``; None: the classic game's)."""
     from tilecam.firmware.pipeline import run_recording, temporary_game
     from tilecam.vision.moves.tracker import make_tracker
 
@@ -214,9 +219,9 @@ def run_game(game: Game, tiles: str, reader: Any, lexicon: Any, lexicon_name: st
     delivered: dict[int, tuple[float, float]] = {}
     reading = [0.0]
     started = time.monotonic()
-    with temporary_game(["Player1", "Player2"], tiles, lexicon, lexicon_name) as service:
+    with temporary_game(["Player1", "Player2"], tiles, lexicon, lexicon_name, settings=settings) as service:
         tracker = make_tracker(service.state()["board"], tiles, lexicon=lexicon, stills=True, commit="clock",
-                               reader=reader)
+                               reader=reader, rack_size=rack_size)
         if learn:
             tracker.config = replace(tracker.config, learn=True)
 
@@ -280,12 +285,18 @@ def timing_line(results: Sequence[GameResult]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from tilecam.core.service import CommandRefused
+    from tilecam.engine.variants import tilesets, variants
     from tilecam.firmware.cmd_replay import load_lexicon
+    from tilecam.firmware.pipeline import recording_settings
     from tilecam.vision.moves import reader as reader_module
 
     p = argparse.ArgumentParser(prog="tilecam bench stills", description=__doc__.split("\n\n")[0])
     p.add_argument("folder", help="G_MM.jpg photos with G_MM.board.txt labels")
-    p.add_argument("--tiles", default="english", help="the games' tile set (english, romanian, …)")
+    p.add_argument("--variant", choices=[v.name for v in variants()], default=None,
+                   help="the games' rules as for tilecam replay (a 15x15 board's: the labels are 15x15)")
+    p.add_argument("--tiles", choices=[t.name for t in tilesets()], default=None,
+                   help="the games' tile set (default: the variant's, English for the classic game)")
     p.add_argument("--model", default=None, help="tile model (default: the shipped models/tiles.onnx)")
     p.add_argument("--empty", action="append", default=[], metavar="G=PHOTO",
                    help="game G's empty-board photo, put through first (repeatable)")
@@ -297,14 +308,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = p.parse_args(list(argv) if argv is not None else None)
 
     try:
+        settings, rules = recording_settings(args.variant, args.tiles, args.lexicon)
+    except CommandRefused as exc:
+        print(f"tilecam bench stills: {exc.reason}", file=sys.stderr)
+        return 2
+    size = rules.board_layout.size
+    if size != 15:
+        print(f"tilecam bench stills: the labels are 15x15 boards; variant {settings.variant} is played on a "
+              f"{size}x{size} board", file=sys.stderr)
+        return 2
+    tiles = settings.tileset
+    try:
         games = find_games(Path(args.folder), parse_empty(args.empty),
                            [g.strip() for g in args.games.split(",") if g.strip()])
-        lexicon = load_lexicon(args.lexicon, args.tiles)
+        lexicon = load_lexicon(args.lexicon, tiles)
     except (StillsError, OSError, ValueError) as exc:
         print(f"tilecam bench stills: {exc}", file=sys.stderr)
         return 2
     try:
-        reader = reader_module.default_reader(args.tiles, model=args.model)
+        reader = reader_module.default_reader(tiles, model=args.model)
     except (ImportError, OSError, ValueError) as exc:
         print(f"tilecam bench stills: the vision reader is not available: {exc}", file=sys.stderr)
         return 2
@@ -312,8 +334,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     for game in games:
         # a new reader per game: each game is its own board and camera (its turn is learnt again)
         if results:
-            reader = reader_module.default_reader(args.tiles, model=args.model)
-        r = run_game(game, args.tiles, reader, lexicon, args.lexicon or "enable1", learn=args.learn)
+            reader = reader_module.default_reader(tiles, model=args.model)
+        r = run_game(game, tiles, reader, lexicon, settings.lexicon, learn=args.learn, settings=settings,
+                     rack_size=rules.rack_size)
         results.append(r)
         print(f"game {r.name}: {r.photos} photos in {r.seconds:.1f} s, {r.right}/{r.moves} moves right",
               file=sys.stderr)
@@ -322,7 +345,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"  {note}", file=sys.stderr)
     model = args.model or "shipped models/tiles.onnx"
     empties = "with" if any(g.empty for g in games) else "without"
-    print(f"Move inference on {args.folder} ({args.tiles} tiles, model {model}, {empties} the empty-board photo)\n")
+    variant = f"variant {settings.variant}, " if args.variant else ""
+    print(f"Move inference on {args.folder} ({variant}{tiles} tiles, model {model}, {empties} the empty-board "
+          f"photo)\n")
     print(table(results))
     print()
     print(timing_line(results))

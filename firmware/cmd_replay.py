@@ -153,9 +153,9 @@ def load_lexicon(spec: str | None, tiles: str) -> Any:
 def _replay(args: argparse.Namespace) -> int:
     """The recording through the device's one path (``firmware/pipeline.py``: capture loop → the one tracker →
     game service → a temporary store), then the stored game written as GCG."""
-    from tilecam.core.service import CommandRefused, rules_for, settings_for
+    from tilecam.core.service import CommandRefused
     from tilecam.engine.gcg import write_gcg
-    from tilecam.firmware.pipeline import run_recording, temporary_game
+    from tilecam.firmware.pipeline import recording_settings, run_recording, temporary_game
     from tilecam.firmware.sources import FolderSource, SourceError, VideoFileSource
     from tilecam.vision.moves import reader as reader_module
     from tilecam.vision.moves.tracker import make_tracker
@@ -172,9 +172,7 @@ def _replay(args: argparse.Namespace) -> int:
     if len(players) < 2:
         players.append(f"Player{len(players) + 1}")
     try:
-        # what is not given comes from the variant (Super Scrabble's board and tiles), then the classic game's
-        settings = settings_for({"variant": args.variant, "tileset": args.tiles, "lexicon": args.lexicon or "enable1"})
-        rules_for(settings, len(players))       # an unknown variant is said here, before any frame is read
+        settings, rules = recording_settings(args.variant, args.tiles, args.lexicon, len(players))
     except CommandRefused as exc:
         print(f"tilecam replay: {exc.reason}", file=sys.stderr)
         return 2
@@ -194,7 +192,8 @@ def _replay(args: argparse.Namespace) -> int:
         except (ImportError, OSError, ValueError) as exc:
             print(f"tilecam replay: the vision reader is not available: {exc}", file=sys.stderr)
             return 2
-        tracker = make_tracker(rows, tiles, lexicon=lexicon, stills=args.stills, commit=commit, reader=reader)
+        tracker = make_tracker(rows, tiles, lexicon=lexicon, stills=args.stills, commit=commit, reader=reader,
+                               rack_size=rules.rack_size)      # as the device's (nine-tile: plays of 9)
         try:
             report = run_recording(source, tracker, service, externals=externals)
         except SourceError as exc:

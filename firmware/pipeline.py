@@ -18,8 +18,9 @@ from typing import Any
 
 import numpy as np
 
-from tilecam.core.service import CommandRefused, GameService
+from tilecam.core.service import CommandRefused, GameService, rules_for, settings_for
 from tilecam.core.store import GameSettings, GameStore
+from tilecam.engine.rules import Rules
 from tilecam.firmware.loop import CaptureLoop, LoopConfig, LoopStatus
 from tilecam.firmware.sources import EndOfStream, Frame, FrameSource, frame_from_image
 from tilecam.vision.moves.replay import External
@@ -167,6 +168,16 @@ def _record(service: GameService, report: RunReport, what: Any, act: Callable[[]
         return False
     report.recorded.append(line if isinstance(line, str) else str(getattr(what, "kind", what)))
     return True
+
+
+def recording_settings(variant: str | None = None, tiles: str | None = None, lexicon: str | None = None,
+                       players: int = 2) -> tuple[GameSettings, Rules]:
+    """A recorded game's settings and rules (``tilecam replay``, ``tilecam bench moves``, ``bench stills``): what
+    is not given comes from the variant (Super Scrabble's board and tiles), then the classic game's; the lexicon
+    setting defaults to ``enable1``. Raises :class:`CommandRefused` for an unknown variant or tile set, before any
+    frame is read."""
+    settings = settings_for({"variant": variant, "tileset": tiles, "lexicon": lexicon or "enable1"})
+    return settings, rules_for(settings, players)
 
 
 @contextmanager

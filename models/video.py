@@ -20,13 +20,14 @@ import json
 import math
 import random
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from tilecam.engine.board import Board
+from tilecam.engine.coords import format_coord, parse_coord
 from tilecam.engine.gcg import GcgGame
 from tilecam.engine.move import Placement
 from tilecam.engine.rules import Rules
@@ -104,13 +105,17 @@ def _arm(side: int, target: Point, rng: random.Random, size: int = 15) -> tuple[
 
 
 def script_game(record: GcgGame, seed: int, tileset: str | None = None,
-                config: ScriptConfig | None = None) -> GameVideo:
+                config: ScriptConfig | None = None, rules: Rules | None = None) -> GameVideo:
     """Script the frames of ``record`` (see the module doc). Events a camera cannot see (passes, exchanges)
-    become externals at the frame where they happen; scores and end-of-game lines are only in the truth."""
+    become externals at the frame where they happen; scores and end-of-game lines are only in the truth.
+    ``rules``: the game's (a variant's board and tile set; a 21x21 board takes :func:`centred` records), else the
+    classic game's with ``tileset``; either way with no limit on scoreless turns."""
     cfg = config or ScriptConfig()
     rng = random.Random(seed)
-    tiles = tileset or record.guess_tileset()
-    rules = Rules(tileset=tiles, max_scoreless_turns=None)
+    if rules is None:
+        rules = Rules(tileset=tileset or record.guess_tileset())
+    rules = replace(rules, max_scoreless_turns=None)
+    tiles, size = rules.tileset, rules.board_layout.size
     specs: list[FrameSpec] = []
     truth: list[dict[str, Any]] = []
     externals: list[dict[str, Any]] = []
@@ -146,20 +151,21 @@ def script_game(record: GcgGame, seed: int, tileset: str | None = None,
             order = squares if rng.random() < 0.7 else rng.sample(squares, len(squares))
             first = order[0]
             for _ in range(cfg.enter_frames):
-                emit(_arm(side, (first[1] + 0.5, first[0] + 0.5), rng))
+                emit(_arm(side, (first[1] + 0.5, first[0] + 0.5), rng, size))
             nudge_at = rng.randrange(len(order)) if ev.kind == "play" and rng.random() < cfg.p_nudge else -1
             for k, (r, c, t) in enumerate(order):
                 target = (c + 0.5, r + 0.5)
                 for _ in range(cfg.per_tile_frames - 1 + (rng.randint(1, 4) if rng.random() < cfg.p_hesitate else 0)):
-                    emit(_arm(side, target, rng))
+                    emit(_arm(side, target, rng, size))
                 state["board"][r, c] = t if ev.kind == "play" else None
-                emit(_arm(side, target, rng))
+                emit(_arm(side, target, rng, size))
                 if k == nudge_at:
                     dx, dy = rng.uniform(-0.12, 0.12), rng.uniform(-0.12, 0.12)
-                    emit(_arm(side, target, rng), nudge=(r, c, round(dx, 3), round(dy, 3)))
+                    emit(_arm(side, target, rng, size), nudge=(r, c, round(dx, 3), round(dy, 3)))
             for _ in range(cfg.leave_frames):
                 last = order[-1]
-                emit(_arm(side, (last[1] + 0.5 + rng.uniform(-2, 2), last[0] + 0.5 + rng.uniform(-2, 2)), rng))
+                emit(_arm(side, (last[1] + 0.5 + rng.uniform(-2, 2), last[0] + 0.5 + rng.uniform(-2, 2)), rng,
+                          size))
         state["event"] = len(truth)
         entry = {"index": len(truth), "kind": ev.kind, "player": ev.player, "score": ev.score, "total": ev.total,
                  "frame": len(specs) + 1}
@@ -178,6 +184,22 @@ def script_game(record: GcgGame, seed: int, tileset: str | None = None,
 
     record.replay(rules, on_event=on_event)
     return GameVideo(specs, truth, externals, tiles, [p.name for p in record.players], seed)
+
+
+def centred(record: GcgGame, size: int) -> GcgGame:
+    """A 15x15 game's ``record`` played in the middle of a board of ``size`` squares a side (Super Scrabble's 21):
+    every position moved ``(size - 15) // 2`` rows down and as many columns right, so the opening covers that
+    board's centre star. Replayed, its scores are the larger board's (a record's own are ignored)."""
+    shift = (size - 15) // 2
+    if shift <= 0:
+        return record
+
+    def moved(position: str) -> str:
+        row, col, across = parse_coord(position)
+        return format_coord(row + shift, col + shift, across)
+
+    events = [replace(e, position=moved(e.position)) if e.position else e for e in record.events]
+    return replace(record, events=events)
 
 
 # ------------------------------------------------------------------------------------------------ readings
@@ -213,7 +235,7 @@ def simulate_readings(video: GameVideo, seed: int, doubt_rate: float = 0.01, str
     letters = TileSet.load(video.tileset).letters
     out = []
     for spec in video.specs:
-        occ = occluded_squares(spec)
+        occ = occluded_squares(spec, len(spec.rows))
         rows = [list(r) for r in spec.rows]
         uncertain = {}
         for r, row in enumerate(rows):
@@ -258,11 +280,15 @@ def render_specs(specs: Sequence[FrameSpec], tileset: str, seed: int, image_px: 
 
 
 def iter_render(specs: Sequence[FrameSpec], tileset: str, seed: int, image_px: int | None = None,
-                renderer: str = "synth") -> Iterator[np.ndarray]:
+                renderer: str = "synth", layout: str = "standard15") -> Iterator[np.ndarray]:
     """:func:`render_specs` one frame at a time (a whole game need not be held in memory). ``renderer``:
     ``"synth"`` (``tilecam.models.synth``, the default) or ``"photos"`` (:class:`PhotoCompositor`: real tile
-    photos on a real empty board). ``image_px``: the frames' width (None: as rendered, 960 px for synth)."""
+    photos on a real empty board, 15x15 only). ``image_px``: the frames' width (None: as rendered, 960 px for synth;
+    a larger board in a frame as much larger, its squares as many pixels as a classic board's). ``layout``: the
+    board's (``super21``: Super Scrabble's 21x21, the specs' rows 21 long)."""
     if renderer == "photos":
+        if layout != "standard15":
+            raise ValueError(f"the photo compositor has only the classic board, not {layout}")
         compositor = PhotoCompositor.load(seed)
         for spec in specs:
             yield compositor.render(spec)
@@ -271,7 +297,7 @@ def iter_render(specs: Sequence[FrameSpec], tileset: str, seed: int, image_px: i
 
     scene = synth.sample_scene(np.random.default_rng(seed), tileset=tileset)
     for spec in specs:
-        yield _render_one(synth, spec, scene, tileset, image_px, seed)
+        yield _render_one(synth, spec, scene, tileset, image_px, seed, layout)
 
 
 # --- real photos as material -------------------------------------------------------------------------------------
@@ -417,8 +443,10 @@ def _grow(quad: np.ndarray, factor: float) -> np.ndarray:
     return centre + (quad - centre) * factor
 
 
-def _render_one(synth: Any, spec: FrameSpec, scene: Any, tileset: str, image_px: int, seed: int) -> np.ndarray:
-    kwargs: dict[str, Any] = {"tileset": tileset}
+def _render_one(synth: Any, spec: FrameSpec, scene: Any, tileset: str, image_px: int, seed: int,
+                layout: str = "standard15") -> np.ndarray:
+    n = len(spec.rows)
+    kwargs: dict[str, Any] = {"tileset": tileset, "layout": layout, "size": (960 * n // 15, 720 * n // 15)}
     if scene is not None:
         kwargs["scene"] = scene
     if spec.hand:
@@ -437,7 +465,7 @@ def _post(image: np.ndarray, spec: FrameSpec, image_px: int) -> np.ndarray:
         image = cv2.resize(image, (image_px, round(h * image_px / w)), interpolation=cv2.INTER_AREA)
         h, w = image.shape[:2]
     if spec.shift != (0.0, 0.0):
-        cell = w / 17.0
+        cell = w / (len(spec.rows) + 2.0)
         m = np.float32([[1, 0, spec.shift[0] * cell], [0, 1, spec.shift[1] * cell]])
         image = cv2.warpAffine(image, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
     if abs(spec.light - 1.0) > 1e-3:

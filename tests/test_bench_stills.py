@@ -95,3 +95,9 @@ def test_bench_stills_can_run_the_tracker_learning_the_board(tmp_path, capsys, m
     assert bench_stills.main([str(folder), "--empty", f"1={empty}", "--learn"]) == 0
     assert "| 1 | 4 | 3 | 3 (100 %) |" in capsys.readouterr().out
     assert learnt and max(learnt) > 0                  # the committed tiles were learnt
+
+
+def test_bench_stills_refuses_a_variant_whose_board_its_labels_cannot_hold(tmp_path, capsys):
+    """The labels are 15x15: Super Scrabble's 21x21 board is refused before any photo is read."""
+    assert bench_stills.main([str(tmp_path), "--variant", "super"]) == 2
+    assert "the labels are 15x15 boards; variant super is played on a 21x21 board" in capsys.readouterr().err

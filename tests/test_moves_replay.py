@@ -126,6 +126,22 @@ def test_replay_command_end_to_end_with_a_stand_in_reader(tmp_path, monkeypatch,
     assert "CAT" in capsys.readouterr().out
 
 
+def test_replay_of_a_nine_tile_game_takes_a_play_of_nine_tiles(tmp_path, monkeypatch):
+    """``--variant nine-tile``: the tracker holds racks of nine, as the device's does (with the classic rack of
+    seven it read nine new tiles as no move)."""
+    empty = "." * 15
+    boards = [[empty] * 7 + ["...RETAINING..."] + [empty] * 7]
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "image-1.png"), _coded_image(1))
+    monkeypatch.setattr(reader_module, "default_reader", lambda _tileset, model=None, size=15:
+                        lambda image: Reading.from_rows(boards[int(image[0, 0, 1]) // 10 - 1]))
+    out = tmp_path / "game.gcg"
+    assert cli.main(["replay", str(frames), "--gcg", str(out), "--stills", "--lexicon", "none",
+                     "--variant", "nine-tile"]) == 0
+    assert [(e.kind, e.position, e.word) for e in read_gcg(out.read_text()).events] == [("play", "8D", "RETAINING")]
+
+
 def test_replay_says_why_nothing_was_recorded(tmp_path, monkeypatch, capsys):
     """Frames in which no board is found: the summary counts them with the reader's reason, never silence."""
     frames = tmp_path / "frames"

@@ -132,3 +132,43 @@ def test_photo_compositor_paints_tiles_and_a_hand_where_the_spec_says(shared_dir
     assert corners[0][1] + 7 * cell < ys.mean() < corners[0][1] + 8 * cell          # on row 8
     hand = FrameSpec(cat, hand=((7.5, 19.0), (8.5, 19.0), (8.5, 8.5), (7.5, 8.5)))
     assert occluded_squares(hand) and not (comp.render(hand) == with_cat).all()
+
+
+def test_a_record_centred_on_a_super_board_opens_on_its_centre_star(record):
+    from tilecam.engine.variants import rules_for
+    from tilecam.models.video import centred
+
+    assert centred(record, 15) is record
+    video = script_game(centred(record, 21), 4, rules=rules_for("super"))
+    assert video.tileset == "english-super" and all(len(s.rows) == 21 == len(s.rows[0]) for s in video.specs)
+    first = video.truth[0]
+    assert (first["position"], first["word"]) == ("11G", "QUANT")      # 8D moved 3 down, 3 right: over K11
+    assert video.specs[-1].rows[10][6:11] == "QUANT"
+    arms = [p for s in video.specs for p in s.hand]
+    assert max(max(x, y) for x, y in arms) > 21           # arms reach in from beyond the 21x21 board's edges
+
+
+def test_a_super_video_is_rendered_on_its_layout_in_a_frame_with_classic_sized_squares(record, monkeypatch):
+    import sys
+    import types
+
+    import numpy as np
+
+    import tilecam.models
+    from tilecam.engine.variants import rules_for
+    from tilecam.models.video import centred, iter_render
+
+    calls = []
+
+    def render_board(rows, seed=0, tileset="english", hand=None, layout="standard15", size=(960, 720), **_):
+        calls.append((len(rows), tileset, layout, size))
+        return np.zeros((size[1], size[0], 3), np.uint8)
+
+    stand_in = types.SimpleNamespace(render_board=render_board, sample_scene=lambda rng, tileset="english": None)
+    monkeypatch.setitem(sys.modules, "tilecam.models.synth", stand_in)
+    monkeypatch.setattr(tilecam.models, "synth", stand_in, raising=False)
+    video = script_game(centred(record, 21), 4, rules=rules_for("super"))
+    frames = list(iter_render(video.specs[:3], video.tileset, 4, layout="super21"))
+    assert calls == [(21, "english-super", "super21", (1344, 1008))] * 3 and frames[0].shape == (1008, 1344, 3)
+    with pytest.raises(ValueError, match="only the classic board"):
+        next(iter_render(video.specs, video.tileset, 4, renderer="photos", layout="super21"))
