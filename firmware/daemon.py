@@ -235,6 +235,7 @@ class Daemon:
                                                 self.config.camera.snapshot_quality))
             return snapshot[0]
 
+        refused = False
         for event in events:
             try:
                 self.say(f"tilecam: {record_event(service, event, jpeg)}")      # the one place (firmware/pipeline)
@@ -244,7 +245,11 @@ class Daemon:
                 # the tracker to the game's board, and let the players correct it on the web.
                 self.say(f"tilecam: not recorded ({exc.reason})")
                 service.device["last_refused"] = exc.reason
-                self._sync_tracker()
+                refused = True
+        if refused:
+            # after the frame's last event: a sync between two would take from the tracker the events after the
+            # refused one that the game then records, and the tracker would find their tiles new again
+            self._sync_tracker()
 
     def _on_status(self, status: LoopStatus) -> None:
         if self.service is not None:

@@ -119,7 +119,7 @@ def run_recording(source: FrameSource, tracker: Any, service: GameService, *, ex
     """Run a recorded ``source`` through the capture loop into ``tracker`` and the detected events into ``service``'s
     current game. ``externals`` happen as their frame is read (a ``clock`` asks the loop to read that frame);
     ``on_event(event, frame, recorded)`` hears of every detected event. A refused event re-syncs the tracker to the
-    game's board, as on the device."""
+    game's board once the frame's events are all recorded, as on the device."""
     report = RunReport(LoopStatus())
     by_frame: dict[int, list[External]] = {}
     for ext in externals:
@@ -139,14 +139,18 @@ def run_recording(source: FrameSource, tracker: Any, service: GameService, *, ex
                 tracker.sync(service.state()["board"])
 
     def on_events(events: list[Any], frame: Frame) -> None:
+        refused = False
         for event in events:
             if event.kind == "pass" and frame.index in scoreless_at:
                 continue                 # the still of an announced pass or exchange: recorded already
             ok = _record(service, report, event, lambda: record_event(service, event))
-            if not ok:
-                tracker.sync(service.state()["board"])
+            refused = refused or not ok
             if on_event is not None:
                 on_event(event, frame, ok)
+        if refused:
+            # after the frame's last event: a sync between two would take from the tracker the events after the
+            # refused one that the game then records, and the tracker would find their tiles new again
+            tracker.sync(service.state()["board"])
 
     loop = CaptureLoop(_Announced(source, before), tracker, on_events, loop_config)
     report.status = loop.run(max_frames=max_frames)

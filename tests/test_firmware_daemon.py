@@ -463,6 +463,20 @@ def test_a_refused_detection_is_reported_and_the_tracker_resynced(tmp_path):
     daemon.service.store.close()
 
 
+def test_a_refused_detection_resyncs_the_tracker_after_the_detections_that_came_with_it(tmp_path):
+    """One settled board, two events, the first refused: the tracker is synced once, to the board with the second
+    (recorded) on it; synced between the two, it would find that play's tiles new again at the next settle."""
+    from tilecam.firmware.sources import frame_from_image
+
+    daemon, lines = _wired_daemon(tmp_path)
+    frame = frame_from_image(np.zeros((20, 20, 3), np.uint8), 0, 0.0)
+    daemon._on_events([DetectedMove("play", Placement.from_gcg("1A", "ZOO")),
+                       DetectedMove("play", Placement.from_gcg("8G", "CAT"))], frame)
+    assert [m["word"] for m in daemon.service.state()["moves"]] == ["CAT"]
+    assert [rows[7] for rows in daemon.tracker.synced] == ["......CAT......"]
+    daemon.service.store.close()
+
+
 def test_run_flags_override_the_config_file(tmp_path):
     from tilecam.firmware.cli import build_parser
     from tilecam.firmware.cmd_run import build_config
