@@ -1,8 +1,9 @@
 """Reading a board: localise → rectify → references → calibrated class probabilities, every intermediate kept.
 
 One model reads every square beside the bare look of its kind on the same board (``tilecam.vision.context``), and
-its calibrated probabilities are the reading: nothing is rewritten after them. The label of a square is the most
-probable class; a square whose most probable class has less than ``UNSURE_BELOW`` is flagged unsure, and a board
+its calibrated probabilities are the reading: nothing is rewritten after them. The labels are the most probable
+board the tile set allows (``tilecounts``: each square's most probable class, no more of a tile than the set has); a
+square whose most probable class has less than ``UNSURE_BELOW`` is flagged unsure, and a board
 with any unsure square is an unsure board. Move inference decides with the probabilities themselves.
 """
 
@@ -16,6 +17,7 @@ import numpy as np
 from tilecam.vision.classify import BLANK, EMPTY, OCCLUDED, TileClassifier
 from tilecam.vision.context import references_from_board
 from tilecam.vision.locate import BoardLocation, LocateConfig, locate_board
+from tilecam.vision.tilecounts import tile_caps, within_tile_counts
 from tilecam.vision.warp import cut_cells, homography_to_rectified, warp_board
 
 SIZE = 15                   # the classic board's squares a side; Super Scrabble's board is read with size=21
@@ -158,16 +160,18 @@ def read_board(image: np.ndarray, classifier: TileClassifier, tileset="english",
     t3 = time.perf_counter()
     return reading_of(probs, classifier.classes, corners, warped, location, turn, embedding, refs, logits,
                       {"localise": (t1 - t0) * 1000, "rectify": (t2 - t1) * 1000, "classify": (t3 - t2) * 1000,
-                       "total": (t3 - t0) * 1000})
+                       "total": (t3 - t0) * 1000}, tile_caps(classifier.classes, tileset))
 
 
 def reading_of(probs: np.ndarray, classes, corners, warped, location, rotation, embedding, references, logits,
-               timings) -> BoardReading:
+               timings, caps: dict[int, int] | None = None) -> BoardReading:
     """The reading of a board's probabilities (one row a square, row-major; the board's size from their count):
-    each square's most probable class, the unsure ones flagged."""
+    the most probable board within the tile set's counts (``caps``, ``tilecounts.tile_caps``; None: each square's
+    most probable class), each square's confidence that of its label, the unsure ones flagged."""
     size = squares_a_side(probs)
-    labels = [classes[i] for i in probs.argmax(axis=1)]
-    conf = probs.max(axis=1).reshape(size, size)
+    choice = within_tile_counts(probs, caps or {})
+    labels = [classes[i] for i in choice]
+    conf = probs[np.arange(len(probs)), choice].reshape(size, size)
     grid_labels = tuple(tuple(labels[r * size:(r + 1) * size]) for r in range(size))
     occluded = np.array([[lab == OCCLUDED for lab in row] for row in grid_labels])
     return BoardReading(tuple("".join(row) for row in grid_labels), grid_labels, conf, occluded, probs,

@@ -105,6 +105,7 @@ class VisionReader:
         from tilecam.vision.locate import LocateConfig, locate_board
         from tilecam.vision.moves.change import signature
         from tilecam.vision.read import letters_of, reading_of, rotate_corners
+        from tilecam.vision.tilecounts import tile_caps
         from tilecam.vision.warp import cut_cell, warp_board
 
         last = self.last
@@ -138,7 +139,8 @@ class VisionReader:
         self.classify_s.append(t2 - t1)
         reading = reading_of(probs, self.classifier.classes, corners, warped, location, self.rotation, embedding,
                              last.references, logits, {"localise+rectify": (t1 - t0) * 1000,
-                                                     "classify": (t2 - t1) * 1000, "total": (t2 - t0) * 1000})
+                                                     "classify": (t2 - t1) * 1000, "total": (t2 - t0) * 1000},
+                             tile_caps(self.classifier.classes, self.tileset))
         self.last = reading
         return reading, sig
 
@@ -149,6 +151,7 @@ class VisionReader:
         ``ReaderStateError`` before a first reading."""
         from tilecam.vision.context import references_from_board
         from tilecam.vision.read import letters_of, reading_of, rotate_corners, turn_squares
+        from tilecam.vision.tilecounts import tile_caps
         from tilecam.vision.warp import cut_cells
 
         last, k = self.last, quarter_turns % 4
@@ -168,7 +171,8 @@ class VisionReader:
         warped = np.ascontiguousarray(np.rot90(last.warped, k))
         ms = (time.perf_counter() - t0) * 1000
         return reading_of(probs, self.classifier.classes, rotate_corners(last.location.corners, rotation), warped,
-                          last.location, rotation, embedding, refs, logits, {"classify": ms, "total": ms})
+                          last.location, rotation, embedding, refs, logits, {"classify": ms, "total": ms},
+                          tile_caps(self.classifier.classes, self.tileset))
 
     def turn(self, quarter_turns: int, reading: Any = None) -> None:
         """The board was turned on the table: from now on it is read turned ``quarter_turns`` more (as
