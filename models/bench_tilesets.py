@@ -2,8 +2,9 @@
 
 The same held-out seeds are rendered in each tile set (``tilecam.models.synth``): a seed fixes its scene — the
 held-out style (board design, tile look, font), camera, light and table — and the position, so the columns differ
-only in the letters on the tiles and their values. Every tile's letter is drawn evenly among its set's letters
-(``synth.reletter``): a board filled with the set's letters, its rare ones (Ñ, CH, Ź) on as many squares as its E.
+only in the letters on the tiles and their values. Every tile's letter is drawn evenly among the set's letters its
+bag still holds (``synth.reletter``): each rare letter (Ñ, CH, Ź) on as many squares as the set has tiles of it, as
+on a real board, and far more often than a game draws it.
 No arm. Each board is read as a single photo with its game's tile set (``read_board(..., tileset=…)``: the letters
 of other sets ruled out), the turn told by the reader, and scored as ``tilecam eval-vision --renders`` scores its
 renders, and per letter group: the letters A–Z, the two-letter tiles (Spanish CH, LL, RR), the letters with a
@@ -98,7 +99,7 @@ class LetterTally:
 
 def board_of(seed: int, tileset: str, frame: tuple[int, int] = FRAME) -> synth.Render:
     """The held-out render of ``seed`` in ``tileset``: its scene and position as every tile set's, each tile's
-    letter drawn evenly among the set's letters."""
+    letter drawn evenly among the set's letters its bag still holds."""
     rng = np.random.default_rng(seed)
     scene = synth.sample_scene(rng, tileset, synth.HELDOUT_STYLES)
     position = synth.random_grid(rng, tileset)

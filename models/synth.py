@@ -508,8 +508,9 @@ def own_letters(tileset: str) -> tuple[str, ...]:
 
 def reletter(grid, tileset: str, rng: np.random.Generator, favoured: tuple[str, ...] = (), share: float = 0.0
              ) -> tuple[str, ...]:
-    """``grid`` with each lettered tile's letter drawn anew in ``tileset``: with probability ``share`` evenly
-    among ``favoured``, else from the set's bag; bare squares and blank tiles stay as they are."""
+    """``grid`` with each lettered tile's letter drawn anew in ``tileset``, as tiles out of its bag (no more of a
+    letter than the set holds, as on a real board): with probability ``share`` evenly among the ``favoured``
+    letters the bag still holds, else any tile left in the bag; bare squares and blank tiles stay as they are."""
     from tilecam.engine.tiles import TileSet
 
     ts = TileSet.load(tileset)
@@ -520,10 +521,16 @@ def reletter(grid, tileset: str, rng: np.random.Generator, favoured: tuple[str, 
         for ch in row:
             if not ch.isalpha() or ch.islower():
                 squares.append(ch)
-            elif favoured and rng.random() < share:
-                squares.append(favoured[int(rng.integers(len(favoured)))])
+                continue
+            if not bag:
+                raise ValueError(f"the grid holds more lettered tiles than the {tileset} set has")
+            left = [letter for letter in favoured if letter in bag]
+            if left and rng.random() < share:
+                letter = left[int(rng.integers(len(left)))]
             else:
-                squares.append(bag[int(rng.integers(len(bag)))])
+                letter = bag[int(rng.integers(len(bag)))]
+            bag.remove(letter)
+            squares.append(letter)
         rows.append("".join(squares))
     return tuple(rows)
 
@@ -532,8 +539,8 @@ def reletter(grid, tileset: str, rng: np.random.Generator, favoured: tuple[str, 
 
 def random_grid(rng: np.random.Generator, tileset: str = "english", tiles: int | None = None, size: int = SIZE
                 ) -> tuple[str, ...]:
-    """A plausible position on a ``size`` x ``size`` board: crossing runs of letters drawn from the tile set's bag,
-    starting through the centre."""
+    """A plausible position on a ``size`` x ``size`` board: crossing runs of tiles drawn out of the tile set's bag
+    (no more of a letter, or blanks, than the set holds), starting through the centre."""
     from tilecam.engine.tiles import TileSet
 
     ts = TileSet.load(tileset)
@@ -559,8 +566,8 @@ def random_grid(rng: np.random.Generator, tileset: str = "english", tiles: int |
         if any(not (0 <= i < size and 0 <= j < size) for i, j in squares):
             continue
         for i, j in squares:
-            if board[i][j] == "." and placed < target:
-                board[i][j] = bag[int(rng.integers(len(bag)))]
+            if board[i][j] == "." and placed < target and bag:
+                board[i][j] = bag.pop(int(rng.integers(len(bag))))
                 placed += 1
     return tuple("".join(row) for row in board)
 
