@@ -18,6 +18,7 @@ BENCHES = {
     "super": "tilecam.models.bench_super",
     "crops": "tilecam.models.bench_crops",
     "tilesets": "tilecam.models.bench_tilesets",
+    "small": "tilecam.models.bench_small",
 }
 
 

@@ -1,0 +1,36 @@
+"""``tilecam bench small``: a travel board rendered as the full-size board's scene at 12/19 of its size, and read."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tilecam.firmware.cli import main
+from tilecam.models.bench_small import TRAVEL_SCALE, boards_of, px_per_square
+from tilecam.vision.classify import packaged_model
+
+SEEDS = (950_000, 950_001)   # the bench's own first seeds
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_travel_board_is_the_same_board_at_twelve_nineteenths_of_the_size(seed):
+    full, travel = boards_of(seed)
+    assert travel.grid == full.grid and travel.style == full.style
+    assert (travel.occluded == full.occluded).all()
+    span = lambda render: np.ptp(render.corners, axis=0).max()   # noqa: E731
+    # The lens distortion bends the corners a little, not the scale.
+    assert span(travel) / span(full) == pytest.approx(TRAVEL_SCALE, abs=0.01)
+    assert px_per_square(travel) / px_per_square(full) == pytest.approx(TRAVEL_SCALE, abs=0.01)
+
+
+@pytest.mark.skipif(not packaged_model().is_file(), reason="models/tiles.onnx is not there")
+def test_bench_small_prints_both_boards_in_one_table(capsys):
+    assert main(["bench", "small", "--renders", str(len(SEEDS)), "--threads", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "seeds 950000–950001" in out
+    assert "| measure | full-size board (~19 mm squares) | travel board (~12 mm squares) |" in out
+    for measure in ("per-cell error", "tile-cell error", "empty false +", "boards fully correct",
+                    "boards flagged unsure (of them wrong)", "no board found", "corners within 1/10 square",
+                    "px per square, median", "total ms"):
+        assert f"| {measure} | " in out
+    assert "| boards | 2 | 2 |" in out
