@@ -130,3 +130,30 @@ def test_the_memory_wants_every_square_read_before_a_settle_and_then_only_the_ch
     after = board_image([(7, 7), (7, 8), (7, 9), (8, 7)])
     wanted = [tuple(map(int, rc)) for rc in np.argwhere(memory.wanted(signature(after)))]
     assert wanted == [(0, 0), (8, 7)]      # the doubted square and the new tile; the still ones are not read
+
+
+def test_the_tracker_records_when_new_squares_first_changed_and_orders_two_plays_in_one_change_by_it():
+    """The S of CATS put down while a hand is over the board, then OX down from the C, the hand still there: never
+    settled in between, the two plays come in one change. The squares' first changes (none under the hand) say the
+    S went down first, though the order taken when the frames do not tell puts the larger play (OX) first."""
+    cat, ox, s = [(7, 7), (7, 8), (7, 9)], [(8, 7), (9, 7)], [(7, 10)]
+    cats = CAT[:7] + [".......CATS...."] + CAT[8:]
+    both = cats[:8] + [".......O......."] + [".......X......."] + cats[10:]
+    hand = [(r, c) for r in range(3, 6) for c in range(3, 6)]
+
+    def with_hand(tiles):
+        image = board_image(tiles)
+        image[MARGIN_PX + 3 * CELL_PX:MARGIN_PX + 6 * CELL_PX, MARGIN_PX + 3 * CELL_PX:MARGIN_PX + 6 * CELL_PX] = 20
+        return image
+
+    frames = {0: seen(CAT, board_image(cat)), 1: seen(cats, with_hand(cat + s), hand),
+              2: seen(both, with_hand(cat + s + ox), hand), 3: seen(both, board_image(cat + s + ox, seed=4))}
+    tr = MoveTracker("english", reader=lambda image: frames[int(image[0, 0, 0])], config=TrackerConfig(settle_readings=1))
+    assert [str(e) for e in tr.feed(np.zeros((2, 2, 3), np.uint8), 0.0)] == ["play 8H CAT"]
+    assert tr.first_changes.squares() == {}               # decided: the record starts again
+    for k in (1, 2):
+        assert tr.feed(np.full((2, 2, 3), k, np.uint8), float(k)) == [] and tr.status.startswith("occluded")
+    assert tr.first_changes.squares() == {(7, 10): 1.0, (8, 7): 2.0, (9, 7): 2.0}    # the hand's squares: none
+    events = tr.feed(np.full((2, 2, 3), 3, np.uint8), 3.0)
+    assert [str(e) for e in events] == ["play 8H ...S", "play H8 .OX"]
+    assert all("first seen" in e.note for e in events) and tr.first_changes.squares() == {}

@@ -1,6 +1,7 @@
 """Hard cases of a real room, on rendered camera frames read by the vision pipeline through the one tracker: a lamp
 switched on mid-game, a long shadow of a leaning player, the board bumped a few millimetres, a tile nudged by a
-sleeve, and two plays in one settled change. None of them is a move but the plays; only changed squares are read."""
+sleeve, and two plays in one settled change (ordered by the frames in which their tiles first appeared, a guess where
+they appeared together). None of them is a move but the plays; only changed squares are read."""
 
 from __future__ import annotations
 
@@ -22,8 +23,8 @@ def render():
     synth = pytest.importorskip("tilecam.models.synth")
     scene = synth.sample_scene(np.random.default_rng(SEED), "english")
 
-    def frame(rows):
-        return np.asarray(synth.render_board(list(rows), seed=SEED, scene=scene).image)
+    def frame(rows, hand=None):
+        return np.asarray(synth.render_board(list(rows), seed=SEED, scene=scene, hand=hand).image)
 
     return frame
 
@@ -110,3 +111,40 @@ def test_two_plays_in_one_settled_change_are_both_recorded_and_the_order_said_to
     events = tracker.feed(render(both), 10.0)
     assert sorted(str(e) for e in events) == ["play 8H ...S", "play H8 .OX"]
     assert "guess" in tracker.status or any("guess" in e.note for e in events)
+
+
+CATS = rows_with(("8H", "CATS"))
+BOTH = rows_with(("8H", "CATS"), ("H9", "OX"))
+# Arms in grid units (x a column, y a row), reaching in over an edge of the board: over the frame they are in, a hand
+# is over the board (no settle), so the board between the two plays is never seen settled.
+NEAR_ARM = [(3.0, 21.0), (4.5, 11.6), (5.2, 10.3), (6.0, 11.6), (5.5, 21.0)]     # from the near edge, by F11
+FAR_ARM = [(10.0, -6.0), (11.0, 4.6), (11.6, 3.4), (12.4, 4.6), (12.5, -6.0)]    # from the far edge, by L4
+ON_X = [(4.0, 21.0), (6.6, 10.2), (7.4, 9.0), (8.2, 10.2), (6.5, 21.0)]          # fingers on the X at H10
+ON_S = [(9.5, -6.0), (9.8, 6.6), (10.5, 7.6), (11.2, 6.6), (12.0, -6.0)]         # fingers on the S at K8
+
+
+@pytest.mark.parametrize("frames, order", [
+    # OX first (the order taken by default too), then the S while the first player's arm is still over the board
+    ([(COX, NEAR_ARM), (BOTH, FAR_ARM)], ["play H8 .OX", "play 8H ...S"]),
+    # the S first: the default would have put OX first
+    ([(CATS, FAR_ARM), (BOTH, NEAR_ARM)], ["play 8H ...S", "play H8 .OX"]),
+    # each play's own hand over its tiles as they go down, the other's arm still over the board
+    ([(CATS, ON_S), (CATS, NEAR_ARM), (BOTH, ON_X)], ["play 8H ...S", "play H8 .OX"]),
+    ([(COX, ON_X), (COX, FAR_ARM), (BOTH, ON_S), (BOTH, FAR_ARM)], ["play H8 .OX", "play 8H ...S"]),
+], ids=["OX-then-S", "S-then-OX", "S-then-OX-hands-on-tiles", "OX-then-S-hands-on-tiles"])
+def test_two_plays_put_down_one_after_the_other_are_recorded_in_the_order_their_tiles_appeared(
+        tracker, render, frames, order):
+    start(tracker, render)
+    assert feed(tracker, [render(rows, hand=arm) for rows, arm in frames], t0=10) == []     # a hand over the board
+    events = tracker.feed(render(BOTH), 20.0)
+    assert [str(e) for e in events] == order
+    assert all("first seen" in e.note and "guess" not in e.note for e in events)
+
+
+def test_two_plays_that_first_appear_in_the_same_frame_are_still_in_a_guessed_order(tracker, render):
+    start(tracker, render)
+    frames = [render(CAT, hand=NEAR_ARM), render(BOTH, hand=FAR_ARM)]     # nothing new, then both at once
+    assert feed(tracker, frames, t0=10) == []
+    events = tracker.feed(render(BOTH), 20.0)
+    assert sorted(str(e) for e in events) == ["play 8H ...S", "play H8 .OX"]
+    assert all("their order is a guess" in e.note for e in events)

@@ -168,6 +168,45 @@ def test_two_plays_seen_at_once_are_split_in_turn_order():
     assert [str(c.placement) for c in result.earlier + (result.candidate,)] == ["H8 .OX", "10G A."]
 
 
+CAT_ROWS = rows_with(("8H", "CAT"))
+CATS_AND_OX = rows_with(("8H", "CATS"), ("H9", "OX"))     # S at K8 and OX down from the C: either may be first
+
+
+@pytest.mark.parametrize("first_changed, order", [
+    ({(7, 10): 3.0, (8, 7): 5.0, (9, 7): 5.5}, ["8H ...S", "H8 .OX"]),     # against the default (the larger first)
+    ({(7, 10): 6.0, (8, 7): 3.0, (9, 7): 3.5}, ["H8 .OX", "8H ...S"]),
+    ({(7, 10): 3.0, (8, 7): 9.0, (9, 7): 3.5}, ["8H ...S", "H8 .OX"]),     # OX's median square is the later one
+])
+def test_two_plays_in_one_change_are_ordered_by_when_their_squares_first_changed(first_changed, order):
+    result = interpret(Board.from_rows(CAT_ROWS), Reading.from_rows(CATS_AND_OX), EN, None,
+                       first_changed=first_changed)
+    assert [str(c.placement) for c in result.earlier + (result.candidate,)] == order
+    assert "first seen" in result.note and "guess" not in result.note
+
+
+@pytest.mark.parametrize("first_changed", [
+    None,                                                  # no pixels (readings): nothing to tell the order by
+    {(7, 10): 3.0, (8, 7): 3.0, (9, 7): 3.0},              # all in one frame
+    {(7, 10): 3.0, (8, 7): 3.2, (9, 7): 3.4},              # apart by less than order_margin_s
+    {(8, 7): 2.0, (9, 7): 2.0},                            # the S never seen changing
+])
+def test_two_plays_the_frames_do_not_order_keep_the_default_order_as_a_guess(first_changed):
+    result = interpret(Board.from_rows(CAT_ROWS), Reading.from_rows(CATS_AND_OX), EN, None,
+                       first_changed=first_changed)
+    assert [str(c.placement) for c in result.earlier + (result.candidate,)] == ["H8 .OX", "8H ...S"]
+    assert result.note.endswith("their order is a guess")
+
+
+def test_the_frames_do_not_reorder_plays_whose_order_the_rules_fix():
+    # OX down from the C, then A in front of the X: AX needs the X. The frames seeing the A first (its own tile
+    # uncovered before the X) do not turn the rules round, and the order said is no guess.
+    rows = rows_with(("H9", "OX"), ("10G", "A"), base=CAT_ROWS)
+    result = interpret(Board.from_rows(CAT_ROWS), Reading.from_rows(rows), EN, None,
+                       first_changed={(9, 6): 1.0, (8, 7): 4.0, (9, 7): 4.0})
+    assert [str(c.placement) for c in result.earlier + (result.candidate,)] == ["H8 .OX", "10G A."]
+    assert "guess" not in result.note
+
+
 def test_tolerated_missing_tile_is_a_misreading_but_a_shifted_one_is_not():
     from tilecam.vision.moves.decide import Weights as ResolvePolicy
 

@@ -8,6 +8,9 @@ A square whose image did not change keeps what it was read as when the board las
 of it now (a bare square read as covered in one frame stays bare), unless it was believed only doubtfully. A square that changed and reads as covered is
 under a hand when enough such squares touch: the board is not settled. Fewer, scattered covered squares are the
 reader's doubt: they keep their belief, and the board settles with them.
+
+    each Look ──FirstChanges.note──▶ per square: when its pixels first changed with a tile on it since the board
+                                     was last decided (which of two plays in one change went down first)
 """
 
 from __future__ import annotations
@@ -80,6 +83,42 @@ class BoardMemory:
     def forget(self) -> None:
         """Nothing is believed any more (the board moved on the table: squares no longer line up)."""
         self.belief = self.reference = None
+
+
+class FirstChanges:
+    """When each square free on the committed board first changed in pixels with a tile read on it (not under a
+    hand) since the tracker last decided what the board shows: the evidence of which of two plays made in one
+    change went down first (:func:`~tilecam.vision.moves.decide.seen_order`). Cheap: each look already knows
+    which squares changed. Times are the frames' (seconds); a square under a hand is first seen when it leaves."""
+
+    def __init__(self) -> None:
+        self._at: np.ndarray | None = None      # (n, n) seconds, in the camera's orientation; NaN: not since
+
+    def note(self, look: Look, committed: Reading, t: float) -> None:
+        """The squares that changed in ``look`` (a frame at ``t``), free in ``committed`` (the committed board in
+        the same orientation) and read as a tile, seen for the first time since the last :meth:`forget`."""
+        n = look.reading.size
+        if self._at is None or self._at.shape != (n, n):
+            self._at = np.full((n, n), np.nan)
+        labels = np.array([list(row) for row in look.reading.grid])
+        free = np.array([list(row) for row in committed.grid]) == EMPTY
+        covered = look.reading.occluded.copy()
+        for r, c in look.kept:                  # read as covered and kept as believed: not seen now
+            covered[r, c] = True
+        tile = (labels != EMPTY) & (labels != OCCLUDED) & ~covered
+        self._at[look.changed & free & tile & np.isnan(self._at)] = t
+
+    def squares(self, rotation: int = 0) -> dict[tuple[int, int], float]:
+        """Square -> the seconds it first changed, in the board's orientation (the camera's turned ``rotation``
+        quarter turns counter-clockwise, as ``Reading.rotated``)."""
+        if self._at is None:
+            return {}
+        at = np.rot90(self._at, rotation)
+        return {(int(r), int(c)): float(at[r, c]) for r, c in np.argwhere(~np.isnan(at))}
+
+    def forget(self) -> None:
+        """The board was decided (or turned on the table): changes count from the next frame."""
+        self._at = None
 
 
 def _hand(squares: np.ndarray, covered: np.ndarray) -> np.ndarray:

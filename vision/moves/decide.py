@@ -10,6 +10,12 @@ its kind of event (:class:`Weights`), less ``log(phony_odds)`` for each word the
 weighed: a candidate whose plays are not each one line, connected (``engine.legality``) and within a rack is no
 candidate. The highest score wins; when no candidate is left, the board is ``unclear`` (the players are still at it).
 
+Two plays in one change (a turn made before the last was committed) are ordered by the frames where they tell: each
+new square's pixels first changed at some time since the board was last decided (the tracker records it), and the
+play whose squares changed clearly earlier (:func:`seen_order`) was put down first; where the rules allow both
+orders, the other costs ``log(seen_order_odds)``. Where the frames do not tell (both plays first seen in one frame),
+the order is the search's default (the larger play first) and the note says it is a guess.
+
 A word the lexicon lacks costs odds, it is never forbidden: a phony read clearly (its letter ``phony_odds`` times
 surer than any letter that makes it a word) is the best candidate and is reported as a phony. A blank's letter comes
 out of the same search: the one letter under which every word through it is good is named; none or several, it
@@ -20,8 +26,9 @@ from __future__ import annotations
 
 import itertools
 import math
+import statistics
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,6 +64,15 @@ class Weights:
     blank_phony_odds: float = 100.0
     #: One settled change is one play this many times as often as two (a turn made before the last was seen).
     two_plays_odds: float = 20.0
+    #: Two plays in one change went down in the order the frames show (:func:`seen_order`) this many times as often
+    #: as the other way round: the other way needs the earlier play's tiles hidden (under the next player's hand)
+    #: until the later play was down.
+    seen_order_odds: float = 50.0
+    #: Seconds the median first changes of two plays' squares must lie apart for the frames to tell their order.
+    #: One hand's tiles may first show a frame or so apart (a tile uncovered as the hand withdraws); the next
+    #: player reaches in, takes tiles from the rack and lays them well after the first let go. Closer than this
+    #: (both first seen in one frame: the camera never saw one without the other) the order is a guess.
+    order_margin_s: float = 0.5
     #: One settled change is a new play this many times as often as the last play read short and made whole.
     amend_odds: float = 30.0
     #: At most this many squares are left open between tile and empty (the most doubtful ones); others take the
@@ -100,18 +116,23 @@ class Interpretation:
 @dataclass(frozen=True, slots=True)
 class _Layout:
     """How a tile set was laid: ``plays`` in turn (squares each; ``fixed`` tiles are the last play's, kept as
-    committed), on ``board``, with the log prior of that kind of event."""
+    committed), on ``board``, with the log prior of that kind of event (and of the order the frames showed);
+    ``seen``: two plays' order as the frames showed it (:func:`seen_order`)."""
 
     kind: str
     plays: tuple[tuple[Square, ...], ...]
     board: Board
     prior: float
     fixed: tuple[tuple[Square, Tile], ...] = ()
+    seen: int = 0
 
 
 def decide(board: Board, reading: Reading, new: Iterable[Square], tileset: TileSet, lexicon: Any = None,
-           weights: Weights | None = None, last_play: Placement | None = None) -> Interpretation:
-    """The most probable event that put tiles on ``new`` (squares empty on ``board`` read as tiles)."""
+           weights: Weights | None = None, last_play: Placement | None = None,
+           first_changed: Mapping[Square, float] | None = None) -> Interpretation:
+    """The most probable event that put tiles on ``new`` (squares empty on ``board`` read as tiles).
+    ``first_changed``: seconds at which new squares' pixels first changed with a tile on them since the board was
+    last looked at (the tracker's record; a square missing from it, or no record: the frames do not tell)."""
     w = weights or Weights()
     new = sorted(set(new))
     unseen = unseen_tiles(board, tileset)
@@ -135,7 +156,7 @@ def decide(board: Board, reading: Reading, new: Iterable[Square], tileset: TileS
             if best is None or empty_logp > best[0]:
                 best = (empty_logp, Interpretation("none", ignored=ignored, score=empty_logp))
             continue
-        for layout in _layouts(board, tiles, last_play, w):
+        for layout in _layouts(board, tiles, last_play, w, first_changed or {}):
             try:
                 found = _best_letters(layout, probs, unseen, tileset, lexicon, w)
             except NotAMove as exc:
@@ -193,16 +214,23 @@ def _around(board: Board, reading: Reading, new: Sequence[Square], unseen: Count
     return [s for s in out if tile_probability(square_probs(reading, *s, unseen, labels)) >= w.explained]
 
 
-def _layouts(board: Board, tiles: Sequence[Square], last_play: Placement | None, w: Weights) -> list[_Layout]:
-    """The ways ``tiles`` may have been laid: one play, two plays in either order, the last play amended."""
+def _layouts(board: Board, tiles: Sequence[Square], last_play: Placement | None, w: Weights,
+             first_changed: Mapping[Square, float]) -> list[_Layout]:
+    """The ways ``tiles`` may have been laid: one play, two plays in either order (where both are legal, the one
+    the frames showed against costing ``seen_order_odds``), the last play amended."""
     out = [_Layout("play", (tuple(tiles),), board, 0.0)]
     two = -math.log(w.two_plays_odds)
     if 2 <= len(tiles) <= 2 * w.rack_size:
         for part in _parts(board, tiles):
             rest = tuple(s for s in tiles if s not in part)
             if rest:
-                out += [_Layout("two", (tuple(sorted(part)), rest), board, two),
-                        _Layout("two", (rest, tuple(sorted(part))), board, two)]
+                for plays in ((tuple(sorted(part)), rest), (rest, tuple(sorted(part)))):
+                    seen = seen_order(plays, first_changed, w.order_margin_s)
+                    # the frames choose between two legal orders; where the rules allow one, a frame that shows
+                    # the other only had a tile hidden for longer
+                    against = seen < 0 and _legal(board, plays[::-1], w.rack_size)
+                    prior = two - (math.log(w.seen_order_odds) if against else 0.0)
+                    out.append(_Layout("two", plays, board, prior, seen=seen))
     if last_play is not None:
         last = [(r, c) for r, c, _ in last_play.new_tiles()]
         before = board.copy()
@@ -219,6 +247,26 @@ def _layouts(board: Board, tiles: Sequence[Square], last_play: Placement | None,
                 plays = (tuple(sorted(last + list(ext))),) + ((rest,) if rest else ())
                 out.append(_Layout("amend", plays, before, -math.log(w.amend_odds), fixed))
     return out
+
+
+def seen_order(plays: Sequence[Sequence[Square]], first_changed: Mapping[Square, float], margin_s: float) -> int:
+    """Which of two plays the frames show down first: 1 the first of ``plays`` (the median of its squares' first
+    changes ``margin_s`` or more before the second's), -1 the second, 0 the frames do not tell (closer than that,
+    or a play none of whose squares was seen changing).
+
+    >>> seen_order([[(7, 10)], [(8, 7), (9, 7)]], {(7, 10): 3.0, (8, 7): 5.0, (9, 7): 6.0}, 0.5)
+    1
+    >>> seen_order([[(8, 7), (9, 7)], [(7, 10)]], {(7, 10): 3.0, (8, 7): 3.0, (9, 7): 3.2}, 0.5)
+    0
+    """
+    medians = []
+    for squares in plays:
+        times = [first_changed[s] for s in squares if s in first_changed]
+        if not times:
+            return 0
+        medians.append(statistics.median(times))
+    gap = medians[1] - medians[0]
+    return 0 if abs(gap) < margin_s else 1 if gap > 0 else -1
 
 
 def _parts(board: Board, cells: Sequence[Square]) -> list[frozenset[Square]]:
@@ -263,7 +311,9 @@ def _interpretation(layout: _Layout, labels: dict[Square, str], probs: dict, rea
     if layout.kind == "two":
         note = "two plays in one settled change (the first was never seen settled on its own)"
         if _legal(layout.board, layout.plays[::-1], w.rack_size):
-            note += "; their order is a guess"
+            note += ("; their order is a guess" if layout.seen == 0 else
+                     "; in the order their tiles were first seen" if layout.seen > 0 else
+                     "; the frames showed the other first, the words this order")
         return Interpretation("play", candidate=cands[1], earlier=(cands[0],), ignored=ignored, note=note,
                               score=score)
     return Interpretation("play", candidate=cands[0], ignored=ignored, score=score)

@@ -11,6 +11,7 @@ What the new squares are (one play, two, the last play amended, nothing) is one 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,14 +74,17 @@ def _same_tile(tile: Tile, label: str) -> bool:
 
 
 def interpret(board: Board, reading: Reading, tileset: TileSet, lexicon: Any = None,
-              last_play: Placement | None = None, policy: Weights | None = None) -> Interpretation:
-    """What the settled ``reading`` means against the committed ``board`` (whose last play was ``last_play``)."""
+              last_play: Placement | None = None, policy: Weights | None = None,
+              first_changed: Mapping[tuple[int, int], float] | None = None) -> Interpretation:
+    """What the settled ``reading`` means against the committed ``board`` (whose last play was ``last_play``);
+    ``first_changed``: when squares' pixels first changed since the board was last looked at (the order of two
+    plays in one change, :func:`~tilecam.vision.moves.decide.decide`)."""
     policy = policy or Weights()
     diff = diff_board(board, reading, policy.clear)
     if diff.empty:
         return Interpretation("none")
     if not diff.removed:
-        return decide(board, reading, diff.added, tileset, lexicon, policy, last_play)
+        return decide(board, reading, diff.added, tileset, lexicon, policy, last_play, first_changed)
 
     last_squares = {(r, c) for r, c, _ in last_play.new_tiles()} if last_play is not None else set()
     removed = set(diff.removed)
@@ -90,8 +94,9 @@ def interpret(board: Board, reading: Reading, tileset: TileSet, lexicon: Any = N
         # A committed tile read empty far from anything new: a misreading (glare), not a move; trust the tile.
         removed -= missing
         if not removed:
-            return decide(board, reading, diff.added, tileset, lexicon, policy) if diff.added \
-                else Interpretation("none")
+            if not diff.added:
+                return Interpretation("none")
+            return decide(board, reading, diff.added, tileset, lexicon, policy, first_changed=first_changed)
     if last_squares and removed <= last_squares:
         before = board.copy()
         for r, c in last_squares:
@@ -106,7 +111,7 @@ def interpret(board: Board, reading: Reading, tileset: TileSet, lexicon: Any = N
         new = sorted(set(diff.added) | kept)
         if not new:
             return Interpretation("withdraw", withdrawn=last_play)
-        result = decide(before, reading, new, tileset, lexicon, policy)
+        result = decide(before, reading, new, tileset, lexicon, policy, first_changed=first_changed)
         if result.kind != "play":
             return result
         return Interpretation("withdraw+play", candidate=result.candidate, withdrawn=last_play,

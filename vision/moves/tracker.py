@@ -11,10 +11,12 @@
   the board from settling. Readings without pixels (tests, labelled photos, simulated streams) settle on
   ``settle_readings`` that agree, their probabilities averaged; any occluded square starts the count again.
 * The settled board is compared with the committed one (:func:`~tilecam.vision.moves.interpret.interpret`): new
-  tiles → a play; the last play's tiles gone → a withdrawal (a phony taken back), possibly with the next play
-  already down; new tiles that only make sense as part of the last play → the last play amended; tiles missing or
-  moved that are not the last play → no move until it is put right. A committed tile of an earlier play that
-  settled boards since show clearly as another letter, twice in a row, was misread → a ``correct`` event. A board
+  tiles → a play (or two, made before the first was committed: ordered by when their squares' pixels first
+  changed, :class:`~tilecam.vision.moves.belief.FirstChanges`, a guess where the frames do not tell); the last
+  play's tiles gone → a withdrawal (a phony taken back), possibly with the next play already down; new tiles that
+  only make sense as part of the last play → the last play amended; tiles missing or moved that are not the last
+  play → no move until it is put right. A committed tile of an earlier play that settled boards since show clearly
+  as another letter, twice in a row, was misread → a ``correct`` event. A board
   turned on the table (a turntable) is no move: the board read in its other turns matches the committed letters
   (:mod:`tilecam.vision.moves.turned`), the reader reads it its new way from then on, and ``status`` says so.
 * Commit policy ``settle`` (default): a settled change is committed at once. ``clock``: settled boards are only
@@ -48,7 +50,7 @@ from tilecam.vision.moves.events import DetectedEvent, TrackerError
 from tilecam.vision.moves.interpret import Interpretation, interpret
 from tilecam.vision.moves import reader as readers
 from tilecam.vision.moves import turned
-from tilecam.vision.moves.belief import BoardMemory, Look
+from tilecam.vision.moves.belief import BoardMemory, FirstChanges, Look
 from tilecam.vision.moves.reader import Reader
 from tilecam.vision.moves.reading import (BLANK, EMPTY, OCCLUDED, Reading, ReadingError, as_reading, merge_readings,
                                           readings_agree)
@@ -156,6 +158,7 @@ class MoveTracker:
         self._raw: Any = None              # the reader's own result for the last frame (its rectified image)
         self._why_unreadable = "no board found in the frame"
         self.memory = BoardMemory()
+        self.first_changes = FirstChanges()   # when new squares first changed: the order of two plays in one change
         self._misread: dict[tuple[int, int], tuple[str, int]] = {}   # square -> (letter read since, settles seen)
         self._bare: set[tuple[int, int]] = set()    # squares judged empty though read as a blank tile (see below)
         self._doubted: set[tuple[int, int]] = set()  # committed tiles whose letter the model gave under DOUBTED
@@ -222,7 +225,9 @@ class MoveTracker:
         if isinstance(frame, np.ndarray):
             self.stats.read_s.append(time.perf_counter() - t0)
             if reading is not None and getattr(self._raw, "warped", None) is not None:
-                look = self.memory.look(reading, self._raw.warped, self._committed_reading(), sig)
+                committed = self._committed_reading()
+                look = self.memory.look(reading, self._raw.warped, committed, sig)
+                self.first_changes.note(look, committed, t)
                 reading = look.reading
                 self.stats.changed.append(int(look.changed.sum()))
                 self.stats.kept += len(look.kept)
@@ -340,7 +345,10 @@ class MoveTracker:
         self._learn_board()
         events: list[DetectedEvent] = self._corrections(reading, t)    # first: the play is judged on them
         reading = self._without_bare(reading)
-        result = interpret(self.board, reading, self.tileset, self.lexicon, self.last_play, self.config.resolve)
+        result = interpret(self.board, reading, self.tileset, self.lexicon, self.last_play, self.config.resolve,
+                           self.first_changes.squares(self.rotation))
+        if result.kind not in ("disturbed", "unclear"):
+            self.first_changes.forget()     # decided: what changes next belongs to the next move (pending: kept)
         if result.kind in ("play", "withdraw+play", "none"):
             self._bare |= {(r, c) for r, c in result.ignored if reading.grid[r][c] == BLANK}
         self._settled_handled = True
@@ -361,7 +369,7 @@ class MoveTracker:
                 events.append(self._amend(result, t))
             elif result.withdrawn is not None:
                 events.append(self._withdraw(result, t))
-            for earlier in result.earlier:      # two plays in one change: each says so (and if the order is a guess)
+            for earlier in result.earlier:      # two plays in one change: each says so (and how their order is known)
                 events.append(replace(self._play(earlier, t, None), note=result.note))
             if result.candidate is not None:
                 play = self._play(result.candidate, t, player)
@@ -476,6 +484,7 @@ class MoveTracker:
         if raws:      # the vision reader reads the board its new way; the memory is of the picture so turned
             self._reader.turn(turn.turn, raws[turn.turn])
             self.memory.forget()
+            self.first_changes.forget()
             self.memory.settle(self.memory.look(reading, raws[turn.turn].warped, self._committed_reading()))
         else:
             self.rotation = (self.rotation + turn.turn) % 4
