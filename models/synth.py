@@ -506,15 +506,18 @@ def own_letters(tileset: str) -> tuple[str, ...]:
     return tuple(letter for letter in TileSet.load(tileset).letters if letter not in english)
 
 
-def reletter(grid, tileset: str, rng: np.random.Generator, favoured: tuple[str, ...] = (), share: float = 0.0
-             ) -> tuple[str, ...]:
-    """``grid`` with each lettered tile's letter drawn anew in ``tileset``, as tiles out of its bag (no more of a
-    letter than the set holds, as on a real board): with probability ``share`` evenly among the ``favoured``
-    letters the bag still holds, else any tile left in the bag; bare squares and blank tiles stay as they are."""
+def reletter(grid, tileset: str, rng: np.random.Generator, favoured: tuple[str, ...] = (), share: float = 0.0,
+             within_counts: bool = True) -> tuple[str, ...]:
+    """``grid`` with each lettered tile's letter drawn anew in ``tileset``: with probability ``share`` evenly among
+    the ``favoured`` letters, else from the set's bag; bare squares and blank tiles stay as they are. With
+    ``within_counts`` the tiles come out of the bag (no more of a letter than the set holds, as on a real board;
+    the favoured letters those it still holds); without, each is drawn from the whole bag again (a training board,
+    whose squares are learnt one by one, can hold a set's one Ź many times)."""
     from tilecam.engine.tiles import TileSet
 
     ts = TileSet.load(tileset)
-    bag = [letter for letter in ts.letters for _ in range(ts.count(letter))]
+    full = [letter for letter in ts.letters for _ in range(ts.count(letter))]
+    bag = list(full)
     rows = []
     for row in grid:
         squares = []
@@ -524,12 +527,13 @@ def reletter(grid, tileset: str, rng: np.random.Generator, favoured: tuple[str, 
                 continue
             if not bag:
                 raise ValueError(f"the grid holds more lettered tiles than the {tileset} set has")
-            left = [letter for letter in favoured if letter in bag]
+            left = [letter for letter in favoured if letter in bag] if within_counts else list(favoured)
             if left and rng.random() < share:
                 letter = left[int(rng.integers(len(left)))]
             else:
                 letter = bag[int(rng.integers(len(bag)))]
-            bag.remove(letter)
+            if within_counts:
+                bag.remove(letter)
             squares.append(letter)
         rows.append("".join(squares))
     return tuple(rows)
@@ -796,8 +800,9 @@ def render_board(grid=None, *, seed: int, styles=None, style: str | None = None,
             hand = random_arm(rng, grid_size)
     grid = tuple(str(row) for row in grid)
     if scene.reletter:
+        # (a training scene's: its rare letters as often as OWN_LETTERS_SHARE asks, beyond the set's counts)
         grid = reletter(grid, scene.tileset, np.random.default_rng([int(seed), RELETTER_STREAM]),
-                        own_letters(scene.tileset), OWN_LETTERS_SHARE)
+                        own_letters(scene.tileset), OWN_LETTERS_SHARE, within_counts=False)
     if len(grid) != grid_size or any(len(row) != grid_size for row in grid):
         raise GridError(f"a grid is {grid_size} strings of {grid_size} squares, got {[len(row) for row in grid]}")
     bad = sorted({ch for row in grid for ch in row if not (ch in ".?" or ch.isalpha())})

@@ -124,3 +124,15 @@ def test_the_tilesets_bench_reads_english_spanish_and_polish_boards_and_reports_
     assert "two-letter tiles (CH LL RR) wrong" in out and "letters with diacritics (Ñ Ą … Ż) wrong" in out
     assert "no class for" not in out                # the shipped model reads them all
     assert "| spanish | CH |" in out or "| spanish | Ñ |" in out
+
+
+def test_a_board_relettered_within_the_counts_holds_no_more_of_a_letter_than_the_set():
+    from collections import Counter
+
+    grid = synth.random_grid(np.random.default_rng(3), "polish", tiles=90)
+    polish = TileSet.load("polish")
+    within = Counter("".join(synth.reletter(grid, "polish", np.random.default_rng(4), polish.letters, 1.0)))
+    assert all(n <= polish.count(ch) for ch, n in within.items() if ch not in ".?")
+    # a training render's letters are drawn again for each tile: its rare letters beyond the set's one tile
+    free = Counter("".join(synth.reletter(grid, "polish", np.random.default_rng(4), ("Ź",), 1.0, within_counts=False)))
+    assert free["Ź"] > polish.count("Ź")
