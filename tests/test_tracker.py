@@ -354,3 +354,19 @@ def test_a_bare_square_read_as_a_blank_beside_a_play_stays_empty_on_later_boards
     scat = rows_with(("8G", "SCAT"), ("J9", "E"))
     events = run(tr, [hand_over(scat)] + [Reading.from_rows(scat)] * 2, t0=10)
     assert [str(e) for e in events] == ["play 8G S... (phony? SCAT)"]
+
+
+def test_a_committed_tile_read_as_a_letter_the_set_has_no_more_of_is_not_corrected_to_it():
+    tr = MoveTracker("english", config=TrackerConfig(settle_readings=1))
+    plays = (("8G", "JOT"), ("H9", "X"), ("10H", "U"))
+    boards = [rows_with(*plays[:k]) for k in (1, 2, 3)]
+    events = run(tr, [r for rows in boards for r in (hand_over(rows), Reading.from_rows(rows))])
+    assert [e.kind for e in events] == ["play"] * 3
+    # later boards read the X (no longer the last play's) clearly as J: the set's one J lies at G8, so that reading
+    # is the misread one, and the game would refuse the correction
+    as_j = Reading.from_rows(rows_with(plays[0], ("H9", "J"), plays[2]))
+    assert [str(e) for e in run(tr, [hand_over(list(as_j.grid)), as_j] * 4)] == []
+    assert tr.board.rows() == boards[-1]
+    # read as K as clearly, as often (each a board settled anew), it is corrected: the set has a K to spare
+    as_k = Reading.from_rows(rows_with(plays[0], ("H9", "K"), plays[2]))
+    assert [str(e) for e in run(tr, [hand_over(list(as_k.grid)), as_k] * 2)] == ["correct H9 to K"]

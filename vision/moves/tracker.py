@@ -428,6 +428,12 @@ class MoveTracker:
             if count < (cfg.remove_after if label == EMPTY else 1 if doubted else cfg.correct_after):
                 seen[(r, c)] = (label, count)
                 continue
+            if label != EMPTY and label in self.tileset.letters and self._held(label) >= self.tileset.count(label):
+                # the set's every tile of that letter is on the board already: one of them is the misread one, and
+                # the game would refuse this correction; the square is left as committed (the players can correct it)
+                log.info("%s reads %s, but every %s of the set is on the board: not corrected", square_name(r, c),
+                         label, label)
+                continue
             # read bare as clearly, as often: the square was bare and misread as a tile when its play was committed
             # (the game would otherwise stall on a tile "missing" from then on); read as another letter: misread
             self.board[r, c] = None if label == EMPTY else Tile(label)
@@ -438,6 +444,10 @@ class MoveTracker:
                                         note=f"{square_name(r, c)} was committed as {was} and has read {since} since"))
         self._misread = seen
         return events
+
+    def _held(self, letter: str) -> int:
+        """Tiles of ``letter`` on the committed board (blanks standing for it are blanks, not counted)."""
+        return sum(1 for _r, _c, tile in self.board.tiles() if tile.letter == letter and not tile.is_blank)
 
     def _withdraw(self, result: Interpretation, t: float) -> DetectedEvent:
         withdrawn = result.withdrawn
