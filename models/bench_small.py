@@ -26,7 +26,7 @@ import numpy as np
 
 from tilecam.models import synth
 from tilecam.models.eval_vision import (Tally, add_render_bench_options, arm_in_the_turn_read, bench_classifier,
-                                        print_table)
+                                        print_table, print_wrong_boards)
 from tilecam.vision.classify import TileClassifier
 from tilecam.vision.locate import BoardNotFound
 from tilecam.vision.read import read_board
@@ -101,10 +101,7 @@ def main(argv: list[str] | None = None) -> int:
           f"positions in both columns, the travel board's fill x {TRAVEL_SCALE:.3f}), {time.perf_counter() - t0:.0f} s")
     rows = [{**tally.row(), "px per square, median": f"{np.median(px):.1f}"} for tally, px in results]
     print_table([{"set": row["set"], **{k: row.get(k, "-") for k in MEASURES}} for row in rows])
-    for tally, _ in results:
-        if tally.wrong_boards:
-            print(f"{tally.name}, boards not fully right (column-row square, truth→read):")
-            print("".join(f"  {b}\n" for b in tally.wrong_boards), end="")
+    print_wrong_boards([tally for tally, _ in results])
     return 0
 
 

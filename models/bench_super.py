@@ -19,7 +19,7 @@ import time
 
 from tilecam.models import synth
 from tilecam.models.eval_vision import (add_render_bench_options, bench_classifier, evaluate_renders,
-                                        print_table)
+                                        print_table, print_wrong_boards)
 
 #: The held-out seeds read by default start at this index of ``synth.HELDOUT_SEEDS`` (seed 940000): a range no
 #: other figure of docs/BENCHMARKS.md reads, so the 21x21 reader was not tuned on it.
@@ -50,10 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"model {classifier.path}; held-out renders, seeds {seeds[0]}–{seeds[-1]} "
           f"(the same scenes in every column), {time.perf_counter() - t0:.0f} s")
     print_table([{"set": row["set"], **{k: row.get(k, "-") for k in MEASURES}} for row in (t.row() for t in tallies)])
-    for t in tallies:
-        if t.wrong_boards:
-            print(f"{t.name}, boards not fully right (column-row square, truth→read):")
-            print("".join(f"  {b}\n" for b in t.wrong_boards), end="")
+    print_wrong_boards(tallies)
     return 0
 
 

@@ -278,6 +278,14 @@ def print_table(rows: list[dict[str, str]]) -> None:
         print(f"| {k} | " + " | ".join(r.get(k, "-") for r in rows) + " |")
 
 
+def print_wrong_boards(tallies) -> None:
+    """Each set's boards not fully right, a line each: the squares read wrong, as ``square truth→read``."""
+    for t in tallies:
+        if t.wrong_boards:
+            print(f"{t.name}, boards not fully right (column-row square, truth→read):")
+            print("".join(f"  {b}\n" for b in t.wrong_boards), end="")
+
+
 def folder_and_tiles(given) -> tuple[Path, str | None]:
     """``DIR`` or ``DIR=TILESET`` (the tile set the photos' game is played with, as a game's settings say it)."""
     text = str(given)
@@ -317,10 +325,7 @@ def run_evaluation(renders: int = 0, real_dirs: list[Path] | None = None, model:
     if trained:
         print(f"trained on: {', '.join(trained)}")
     print_table([t.row() for t in tallies])
-    for t in tallies:
-        if t.wrong_boards:
-            print(f"{t.name}, boards not fully right (column-row square, truth→read):")
-            print("".join(f"  {b}\n" for b in t.wrong_boards), end="")
+    print_wrong_boards(tallies)
     try:
         for t in tallies:
             slug = "".join(ch if ch.isalnum() else "-" for ch in t.name).strip("-")
