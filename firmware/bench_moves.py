@@ -16,7 +16,8 @@
   ``tilecam replay --variant`` builds them (``pipeline.recording_settings``); records that do not fit that tile
   set are left out, and on Super Scrabble's 21x21 board each 15x15 record is played in its middle (its opening on
   the centre star, ``video.centred``), rendered with squares as many pixels as a classic board's. The ScrabScrap
-  games stay classic German games.
+  games stay classic German games. ``--camera``: the rendered scene's camera set-up (``video.CAMERAS``): as each
+  seed draws it, tilted 45° from overhead, with squares 30 px wide, or both.
 * Timing (one core: onnxruntime and OpenCV limited to one thread): per-frame processing (read + track) and the
   latency from the settling frame in to the committed move out.
 """
@@ -199,11 +200,11 @@ def synthetic_records(n: int, rules: Any = None) -> list[Path]:
 
 def run_synthetic(path: Path, seed: int, reader_name: str, reader: Any, lexicon: Any,
                   noise: tuple[float, float] = (DOUBT_RATE, STRAY_RATE), renderer: str = "synth",
-                  game: tuple[Any, Any] | None = None) -> tuple[Counter, Any, dict]:
+                  game: tuple[Any, Any] | None = None, camera: str = "drawn") -> tuple[Counter, Any, dict]:
     """One rendered game through the device's one path: capture loop → the one tracker → game service → a
     temporary store. ``simulated`` readings have no pixels: they go to a tracker that settles on three agreeing
     readings, given every frame. ``game``: its settings and rules (``pipeline.recording_settings``; None: the
-    classic English game)."""
+    classic English game). ``camera``: the rendered frames' camera set-up (``video.CAMERAS``)."""
     from tilecam.firmware.pipeline import ItemsSource, recording_settings, run_recording, temporary_game
     from tilecam.models.video import iter_render, script_game, simulate_readings
     from tilecam.vision.moves.decide import ResolvePolicy
@@ -225,7 +226,8 @@ def run_synthetic(path: Path, seed: int, reader_name: str, reader: Any, lexicon:
                     return
                 yield image
 
-        frames = timed(iter_render(video.specs, video.tileset, seed, renderer=renderer, layout=settings.layout))
+        frames = timed(iter_render(video.specs, video.tileset, seed, renderer=renderer, layout=settings.layout,
+                                   camera=camera))
     externals = [External(e["frame"], e["event"], e.get("player"), e.get("count", 0)) for e in video.externals]
     with temporary_game(video.players, settings.tileset, lexicon, settings=settings) as service:
         board = service.state()["board"]
@@ -270,6 +272,7 @@ def main(argv: list[str] | None = None) -> int:
     from tilecam.core.service import CommandRefused
     from tilecam.engine.variants import tilesets, variants
     from tilecam.firmware.pipeline import recording_settings
+    from tilecam.models.video import CAMERAS
 
     ap = argparse.ArgumentParser(prog="tilecam bench moves", description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=20, help="synthetic games (records of ../shared/data/gcg)")
@@ -278,6 +281,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="synthetic games: simulated readings, rendered frames through vision, or both")
     ap.add_argument("--renderer", choices=("synth", "photos"), default="synth",
                     help="vision reader: frames by tilecam.models.synth (960x720) or the photo compositor")
+    ap.add_argument("--camera", choices=CAMERAS, default="drawn",
+                    help="vision reader, synth frames: the camera set-up (drawn: each seed's scene as drawn, tilted "
+                         "0-35 degrees; steep: tilted 45 degrees; small: squares 30 px wide; steep-small: both)")
     ap.add_argument("--model", default=None, help="tile model (.onnx) for the vision reader (default: the shipped one)")
     ap.add_argument("--variant", choices=[v.name for v in variants()], default=None,
                     help="the synthetic games' rules as for tilecam replay/run (super: 21x21, each record in the "
@@ -298,6 +304,10 @@ def main(argv: list[str] | None = None) -> int:
         settings, rules = chosen = recording_settings(args.variant, args.tiles)
     except CommandRefused as exc:
         print(f"tilecam bench moves: {exc.reason}", file=sys.stderr)
+        return 2
+    if args.renderer == "photos" and args.camera != "drawn":
+        print(f"tilecam bench moves: the photo compositor has only its photos' camera, not --camera {args.camera}",
+              file=sys.stderr)
         return 2
     if args.renderer == "photos" and settings.layout != "standard15":
         print(f"tilecam bench moves: the photo compositor has only the classic board, not {settings.layout}",
@@ -340,7 +350,8 @@ def main(argv: list[str] | None = None) -> int:
                 continue
         noise = (f" (each frame: {args.doubt:.0%} of tiles doubtful, {args.stray:.0%} chance of a doubtful stray tile)"
                  if reader_name == "simulated" else
-                 f" (frames by {'tilecam.models.synth' if args.renderer == 'synth' else 'the photo compositor'}, "
+                 f" (frames by {'tilecam.models.synth' if args.renderer == 'synth' else 'the photo compositor'}"
+                 f"{'' if args.camera == 'drawn' else f', camera {args.camera}'}, "
                  "read by tilecam.vision.read through the capture loop)")
         rules_said = "" if args.variant is None and args.tiles is None else \
             f", variant {settings.variant}, {settings.tileset} tiles on {settings.layout}"
@@ -357,7 +368,7 @@ def main(argv: list[str] | None = None) -> int:
                 # Each game is a new set-up (its own camera and board): the reader learns its orientation afresh.
                 reader, _ = _vision_reader(settings.tileset, args.model, size)
             c, tracker, info = run_synthetic(path, args.seed + args.first + i, reader_name, reader, lexicon,
-                                             (args.doubt, args.stray), args.renderer, chosen)
+                                             (args.doubt, args.stray), args.renderer, chosen, args.camera)
             total += c
             total["frames"] += info["frames"]
             total["render_ms"] += round(info["render_s"] * 1000)

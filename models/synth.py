@@ -742,12 +742,26 @@ def _camera_maps(scene: Scene, flat_side: int, size: tuple[int, int], grid_size:
     map1, map2 = cv2.convertMaps(flat[..., 0], flat[..., 1], cv2.CV_16SC2)
     mask = cv2.remap(np.full((flat_side, flat_side), 255, np.uint8), map1, map2, cv2.INTER_LINEAR,
                      borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    return map1, map2, mask > 127, _grid_corners(scene, h_cam, size, grid_size)
+
+
+def grid_corners(scene: Scene, size: tuple[int, int] = (960, 720), grid_size: int = SIZE) -> np.ndarray:
+    """The playing grid's corners in a frame of ``size`` seen by the scene's camera, as ``Render.corners`` holds
+    them (grid order: row 1 / column A first), without rendering anything."""
+    return _grid_corners(scene, _camera_homography(scene, _flat_side(scene, grid_size), size), size, grid_size)
+
+
+def _flat_side(scene: Scene, grid_size: int) -> int:
+    """The flat board's side in pixels: the grid and the frame on both sides."""
+    return grid_size * CELL + 2 * int(round(scene.frame_frac * CELL))
+
+
+def _grid_corners(scene: Scene, h_cam: np.ndarray, size: tuple[int, int], grid_size: int) -> np.ndarray:
     frame_px = int(round(scene.frame_frac * CELL))
     g0, g1 = frame_px, frame_px + grid_size * CELL
     grid_flat = np.array([[g0, g0], [g1, g0], [g1, g1], [g0, g1]], np.float32)
     corners = cv2.perspectiveTransform(grid_flat.reshape(-1, 1, 2), h_cam).reshape(4, 2)
-    corners = _distorted_corners(corners, scene.k1, (w, h))
-    return map1, map2, mask > 127, corners
+    return _distorted_corners(corners, scene.k1, size)
 
 
 @functools.lru_cache(maxsize=8)
@@ -755,8 +769,7 @@ def _table_with_distractors(scene: Scene, size: tuple[int, int], seed: int, grid
     """The table and what lies on it: the same for every frame of a scene with this seed."""
     rng = np.random.default_rng([seed, 1])
     table = _table(scene, size, rng)
-    flat_side = grid_size * CELL + 2 * int(round(scene.frame_frac * CELL))
-    board = _camera_maps(scene, flat_side, size, grid_size)[2].astype(np.uint8)
+    board = _camera_maps(scene, _flat_side(scene, grid_size), size, grid_size)[2].astype(np.uint8)
     keep_out = cv2.dilate(board, np.ones((25, 25), np.uint8)).astype(bool)
     _distractors(table, scene, rng, keep_out)
     return table

@@ -280,24 +280,81 @@ def render_specs(specs: Sequence[FrameSpec], tileset: str, seed: int, image_px: 
 
 
 def iter_render(specs: Sequence[FrameSpec], tileset: str, seed: int, image_px: int | None = None,
-                renderer: str = "synth", layout: str = "standard15") -> Iterator[np.ndarray]:
+                renderer: str = "synth", layout: str = "standard15", camera: str = "drawn") -> Iterator[np.ndarray]:
     """:func:`render_specs` one frame at a time (a whole game need not be held in memory). ``renderer``:
     ``"synth"`` (``tilecam.models.synth``, the default) or ``"photos"`` (:class:`PhotoCompositor`: real tile
     photos on a real empty board, 15x15 only). ``image_px``: the frames' width (None: as rendered, 960 px for synth;
     a larger board in a frame as much larger, its squares as many pixels as a classic board's). ``layout``: the
-    board's (``super21``: Super Scrabble's 21x21, the specs' rows 21 long)."""
+    board's (``super21``: Super Scrabble's 21x21, the specs' rows 21 long). ``camera``: one of ``CAMERAS``, the
+    seed's drawn scene seen by that set-up (:func:`camera_scene`; synth only)."""
+    if camera not in CAMERAS:
+        raise ValueError(f"unknown camera set-up {camera!r} (known: {', '.join(CAMERAS)})")
     if renderer == "photos":
         if layout != "standard15":
             raise ValueError(f"the photo compositor has only the classic board, not {layout}")
+        if camera != "drawn":
+            raise ValueError(f"the photo compositor has only its photos' camera, not {camera!r}")
         compositor = PhotoCompositor.load(seed)
         for spec in specs:
             yield compositor.render(spec)
         return
+    from tilecam.engine.layout import Layout
     from tilecam.models import synth
 
     scene = synth.sample_scene(np.random.default_rng(seed), tileset=tileset)
+    if camera != "drawn":
+        scene = camera_scene(scene, camera, Layout.load(layout).size)
     for spec in specs:
         yield _render_one(synth, spec, scene, tileset, image_px, seed, layout)
+
+
+# --- camera set-ups -----------------------------------------------------------------------------------------------
+
+#: The steep set-up's camera: tilted this far from looking straight down (``synth.Scene.tilt_deg``; the scenes
+#: ``synth.sample_scene`` draws lean 0-35 degrees).
+STEEP_TILT_DEG = 45.0
+#: The small set-up's board: a square this many pixels wide on average (its four grid edges' mean length / 15) in a
+#: 960x720 frame. The scenes ``synth.sample_scene`` draws have squares of 19-42 px, half of them under 28: this
+#: board is smaller than the drawn one in some scenes, larger in others.
+SMALL_SQUARE_PX = 30.0
+#: The largest ``fill`` a set-up gives a board, the largest ``synth.sample_scene`` draws: the board, frame included,
+#: at most 92 % of the frame's shorter side. A small board turned near 45 degrees in the picture with a wide frame
+#: would need more for squares of ``SMALL_SQUARE_PX``: it gets this, and squares a little smaller.
+MAX_FILL = 0.92
+#: ``drawn``: the scene as the seed draws it; ``steep``: tilted ``STEEP_TILT_DEG``; ``small``: squares of
+#: ``SMALL_SQUARE_PX``; ``steep-small``: both.
+CAMERAS = ("drawn", "steep", "small", "steep-small")
+
+
+def camera_scene(scene: Any, camera: str, grid_size: int = 15) -> Any:
+    """The drawn ``scene`` (a ``synth.Scene``) seen by the camera set-up ``camera`` (one of ``CAMERAS``), all else as
+    drawn: the lean's direction, the board's turn, the camera's distance, the light. ``steep`` sets ``tilt_deg``;
+    ``small`` sets ``fill`` (the board's largest extent over the frame's shorter side, frame and turn included) to
+    what gives squares of ``SMALL_SQUARE_PX`` (a square's width grows in proportion to ``fill``), at most
+    ``MAX_FILL``. A board stays inside the frame at any tilt: synth scales its largest projected extent to ``fill``
+    of the shorter side and pulls it in from the edges."""
+    from tilecam.models import synth
+
+    if camera not in CAMERAS:
+        raise ValueError(f"unknown camera set-up {camera!r} (known: {', '.join(CAMERAS)})")
+    if camera in ("steep", "steep-small"):
+        scene = replace(scene, tilt_deg=STEEP_TILT_DEG)
+    if camera in ("small", "steep-small"):
+        square = square_px(synth.grid_corners(scene, _frame_size(grid_size), grid_size), grid_size)
+        scene = replace(scene, fill=min(MAX_FILL, scene.fill * SMALL_SQUARE_PX / square))
+    return scene
+
+
+def square_px(corners: np.ndarray, grid_size: int = 15) -> float:
+    """A square's mean width in pixels on a grid with these ``corners`` (its four edges' mean length / squares)."""
+    edges = np.roll(corners, -1, axis=0) - corners
+    return float(np.linalg.norm(edges, axis=1).mean() / grid_size)
+
+
+def _frame_size(grid_size: int) -> tuple[int, int]:
+    """The synth frame for a board of ``grid_size`` squares a side: 960x720 for the classic board, a larger board's
+    as much larger (its squares as many pixels)."""
+    return 960 * grid_size // 15, 720 * grid_size // 15
 
 
 # --- real photos as material -------------------------------------------------------------------------------------
@@ -445,8 +502,7 @@ def _grow(quad: np.ndarray, factor: float) -> np.ndarray:
 
 def _render_one(synth: Any, spec: FrameSpec, scene: Any, tileset: str, image_px: int, seed: int,
                 layout: str = "standard15") -> np.ndarray:
-    n = len(spec.rows)
-    kwargs: dict[str, Any] = {"tileset": tileset, "layout": layout, "size": (960 * n // 15, 720 * n // 15)}
+    kwargs: dict[str, Any] = {"tileset": tileset, "layout": layout, "size": _frame_size(len(spec.rows))}
     if scene is not None:
         kwargs["scene"] = scene
     if spec.hand:

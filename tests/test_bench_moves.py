@@ -28,6 +28,8 @@ def test_the_classic_game_is_the_default_and_says_no_variant(shared_dir, capsys)
 @pytest.mark.parametrize("options, said", [
     (["--tiles", "polish"], "no record of ../shared/data/gcg replays with polish tiles on standard15"),
     (["--variant", "super", "--renderer", "photos"], "the photo compositor has only the classic board, not super21"),
+    (["--renderer", "photos", "--camera", "steep"],
+     "the photo compositor has only its photos' camera, not --camera steep"),
 ])
 def test_what_cannot_be_measured_is_refused_with_the_reason(shared_dir, capsys, options, said):
     assert bench_moves.main([*FAST, *options]) == 2

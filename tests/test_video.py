@@ -172,3 +172,91 @@ def test_a_super_video_is_rendered_on_its_layout_in_a_frame_with_classic_sized_s
     assert calls == [(21, "english-super", "super21", (1344, 1008))] * 3 and frames[0].shape == (1008, 1344, 3)
     with pytest.raises(ValueError, match="only the classic board"):
         next(iter_render(video.specs, video.tileset, 4, renderer="photos", layout="super21"))
+
+
+# --- camera set-ups (``iter_render(camera=…)``, ``tilecam bench moves --camera``) ----------------------------------
+
+CAMERA_SEED = 20600
+
+
+def _edges(corners):
+    """The grid's four edge lengths in pixels: top (row 1), right, bottom, left."""
+    import numpy as np
+
+    return np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1)
+
+
+def test_a_steep_camera_shows_the_board_foreshortened_as_from_45_degrees(record):
+    """Leaning along the board's rows (its lean's direction set to the board's turn), a camera 45 degrees from
+    overhead sees the far edge shorter than the near one by the pinhole's ratio (D + s) / (D - s): D the camera's
+    distance, s how far an edge rises towards it or sinks away, half the grid's side times sin 45 degrees."""
+    import math
+    from dataclasses import replace
+
+    import numpy as np
+
+    from tilecam.models import synth
+    from tilecam.models.video import camera_scene
+
+    drawn = synth.sample_scene(np.random.default_rng(CAMERA_SEED))
+    steep = camera_scene(replace(drawn, tilt_dir_deg=drawn.roll_deg), "steep")
+    assert steep.tilt_deg == 45
+    assert (steep.fill, steep.roll_deg, steep.distance) == (drawn.fill, drawn.roll_deg, drawn.distance)
+    frame = synth.render_board(script_game(record, CAMERA_SEED).specs[-1].rows, seed=CAMERA_SEED, scene=steep)
+    top, right, bottom, left = _edges(frame.corners)
+    flat_side = 15 * synth.CELL + 2 * round(steep.frame_frac * synth.CELL)
+    distance, rise = steep.distance * flat_side, 15 * synth.CELL / 2 * math.sin(math.radians(45))
+    assert max(top, bottom) / min(top, bottom) == pytest.approx((distance + rise) / (distance - rise), rel=0.02)
+    assert max(top, bottom) / min(top, bottom) > 1.15                      # clearly foreshortened
+    assert right == pytest.approx(left, rel=0.02)                          # the sides lean alike
+
+
+def test_a_small_camera_gives_squares_30_px_wide(record):
+    """From the rendered frame's truth corners: a square's mean width is 30 px at 960x720, seen from above as
+    drawn or from 45 degrees (the latter's near squares wider, far ones narrower)."""
+    import numpy as np
+
+    from tilecam.models import synth
+    from tilecam.models.video import camera_scene
+
+    rows = script_game(record, CAMERA_SEED).specs[-1].rows
+    drawn = synth.sample_scene(np.random.default_rng(CAMERA_SEED))
+    for camera in ("small", "steep-small"):
+        frame = synth.render_board(rows, seed=CAMERA_SEED, scene=camera_scene(drawn, camera))
+        assert frame.image.shape == (720, 960, 3)
+        assert _edges(frame.corners).mean() / 15 == pytest.approx(30, abs=0.5), camera
+
+
+@pytest.mark.parametrize("camera", ["drawn", "steep", "small", "steep-small"])
+def test_every_camera_keeps_the_board_inside_the_frame(camera):
+    """Over many drawn scenes: the grid inside the 960x720 frame (synth fits the whole board, frame included, for
+    any fill up to ``MAX_FILL``); a small board's squares 30 px, or fewer where that would need a larger fill."""
+    import numpy as np
+
+    from tilecam.models import synth
+    from tilecam.models.video import MAX_FILL, camera_scene, square_px
+
+    for seed in range(40):
+        scene = camera_scene(synth.sample_scene(np.random.default_rng(seed)), camera)
+        corners = synth.grid_corners(scene)
+        assert (corners >= 0).all() and (corners[:, 0] < 960).all() and (corners[:, 1] < 720).all(), seed
+        assert scene.fill <= MAX_FILL
+        if camera.endswith("small"):
+            squares = square_px(corners)
+            assert squares == pytest.approx(30, abs=0.2) if scene.fill < MAX_FILL else squares < 30, seed
+
+
+def test_the_drawn_camera_renders_the_frames_it_always_did(record):
+    """The default path is the one before camera set-ups existed: one seed's first frames (a still board, then a
+    hand placing QUANT) hash as they did then. Should synth's drawing change on purpose, pin the new digest."""
+    import hashlib
+
+    from tilecam.models.video import iter_render
+
+    specs = script_game(record, CAMERA_SEED).specs[:16]
+    digest = hashlib.sha256()
+    for image in iter_render(specs, "english", CAMERA_SEED, camera="drawn"):
+        digest.update(image.tobytes())
+    assert digest.hexdigest() == "aa8874bd1b6fc726afc338e2a7beff2f27fe42a0d83a14af8b0b5feff7824943"
+    with pytest.raises(ValueError, match="unknown camera set-up 'fisheye'"):
+        next(iter_render(specs, "english", CAMERA_SEED, camera="fisheye"))
