@@ -309,7 +309,7 @@ def _interpretation(layout: _Layout, labels: dict[Square, str], probs: dict, rea
                               amended=cands[0], ignored=ignored, score=score,
                               note="the last play was read short: a tile of it was read as an empty square then")
     if layout.kind == "two":
-        note = "two plays in one settled change (the first was never seen settled on its own)"
+        note = "two plays in one settled change (the first was never committed on its own)"
         if _legal(layout.board, layout.plays[::-1], w.rack_size):
             note += ("; their order is a guess" if layout.seen == 0 else
                      "; in the order their tiles were first seen" if layout.seen > 0 else
