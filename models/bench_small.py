@@ -25,11 +25,10 @@ from dataclasses import replace
 import numpy as np
 
 from tilecam.models import synth
-from tilecam.models.eval_vision import (Tally, add_render_bench_options, arm_in_the_turn_read, bench_classifier,
-                                        print_table, print_wrong_boards)
+from tilecam.models.eval_vision import (Tally, add_render_bench_options, bench_classifier, print_table,
+                                        print_wrong_boards, score_render)
+from tilecam.models.video import square_px
 from tilecam.vision.classify import TileClassifier
-from tilecam.vision.locate import BoardNotFound
-from tilecam.vision.read import read_board
 
 #: The held-out seeds read by default start at this index of ``synth.HELDOUT_SEEDS`` (seed 950000). The other figures
 #: read 900000–920999 (``tilecam eval-vision --renders`` and the sessions that looked at them, ``synth``), 921000
@@ -62,9 +61,8 @@ def boards_of(seed: int, frame: tuple[int, int] = FRAME) -> list[synth.Render]:
 
 
 def px_per_square(render: synth.Render) -> float:
-    """The mean side of the rendered grid in pixels over its squares a side."""
-    corners = np.asarray(render.corners, np.float64)
-    return float(np.linalg.norm(np.roll(corners, -1, 0) - corners, axis=1).mean() / len(render.grid))
+    """The pixels a side of a square of the rendered board (``video.square_px`` of its grid)."""
+    return square_px(np.asarray(render.corners, np.float64), len(render.grid))
 
 
 def evaluate_small(classifier: TileClassifier, seeds) -> list[tuple[Tally, list[float]]]:
@@ -74,17 +72,7 @@ def evaluate_small(classifier: TileClassifier, seeds) -> list[tuple[Tally, list[
     for seed in seeds:
         for (tally, px), render in zip(results, boards_of(int(seed))):
             px.append(px_per_square(render))
-            truth = [row.replace("#", ".") for row in render.grid]
-            label = f"{seed} {render.style}"
-            try:
-                reading = read_board(render.image, classifier, rotation=None)
-            except BoardNotFound:
-                tally.add_not_found(truth, label)
-                continue
-            truth, skip, touched = arm_in_the_turn_read(truth, np.asarray(render.occluded),
-                                                        np.asarray(render.touched), reading.grid)
-            tally.add(truth, reading, np.asarray(render.corners), skip=skip, any_corner_order=True,
-                      timings=dict(reading.timings), unsure_ok=touched, label=label)
+            score_render(tally, classifier, render, f"{seed} {render.style}")
     return results
 
 

@@ -24,11 +24,8 @@ import numpy as np
 
 from tilecam.engine.tiles import TileSet
 from tilecam.models import synth
-from tilecam.models.eval_vision import (Tally, add_render_bench_options, arm_in_the_turn_read, bench_classifier,
-                                        print_table)
+from tilecam.models.eval_vision import Tally, add_render_bench_options, bench_classifier, print_table, score_render
 from tilecam.vision.classify import BLANK, EMPTY, TileClassifier
-from tilecam.vision.locate import BoardNotFound
-from tilecam.vision.read import read_board
 
 #: The tile sets read, the classic one first as the yardstick.
 TILESETS = ("english", "spanish", "polish")
@@ -112,20 +109,12 @@ def evaluate_tileset(classifier: TileClassifier, tileset: str, seeds) -> tuple[T
     """Every seed's board in ``tileset`` read as a single photo with the set's letters and scored."""
     tally, letters = Tally(tileset), LetterTally(TileSet.load(tileset))
     for seed in seeds:
-        render = board_of(int(seed), tileset)
-        truth = list(render.grid)
-        label = f"{seed} {render.style}"
-        try:
-            reading = read_board(render.image, classifier, tileset=tileset, rotation=None)
-        except BoardNotFound:
-            tally.add_not_found(truth, label)
-            letters.add(truth, None)
-            continue
-        none = np.zeros((len(truth), len(truth)), bool)
-        truth, skip, touched = arm_in_the_turn_read(truth, none, none, reading.grid)
-        tally.add(truth, reading, np.asarray(render.corners), skip=skip, any_corner_order=True,
-                  unsure_ok=touched, label=label)
-        letters.add(truth, reading.grid)
+        render = board_of(int(seed), tileset)      # (no arm: nothing of it is left unscored)
+        scored = score_render(tally, classifier, render, f"{seed} {render.style}", tileset)
+        if scored is None:
+            letters.add(list(render.grid), None)
+        else:
+            letters.add(scored[0], scored[1].grid)
     return tally, letters
 
 

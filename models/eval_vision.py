@@ -21,7 +21,7 @@ from tilecam.models.dataset import SHARED_BOARDS
 from tilecam.vision.classify import EMPTY, OCCLUDED, TileClassifier
 from tilecam.vision.labelled import best_turn, labelled_photos, turned
 from tilecam.vision.locate import BoardNotFound
-from tilecam.vision.read import read_board
+from tilecam.vision.read import BoardReading, read_board
 
 
 
@@ -180,20 +180,27 @@ def evaluate_renders(classifier: TileClassifier, n: int, tileset: str = "english
     for i, seed in enumerate(seeds):
         render = synth.render_board(grid, seed=int(seed), styles=synth.HELDOUT_STYLES, tileset=tileset,
                                     layout=layout, size=frame)
-        truth = [row.replace("#", ".") for row in render.grid]
-        try:
-            # A single photo from an unknown angle: which edge is row 1 is told from the letters by the reader.
-            reading = read_board(render.image, classifier, tileset=tileset, rotation=None, size=size)
-        except BoardNotFound:
-            tally.add_not_found(truth, f"{seed} {render.style}")
-            continue
-        timings = dict(reading.timings)
-        truth, skip, touched = arm_in_the_turn_read(truth, np.asarray(render.occluded),
-                                                    np.asarray(render.touched), reading.grid)
-        tally.add(truth, reading, np.asarray(render.corners), skip=skip, any_corner_order=True, timings=timings,
-                  unsure_ok=touched, label=f"{seed} {render.style}")
-        _progress(i + 1, len(seeds), tally.name)
+        if score_render(tally, classifier, render, f"{seed} {render.style}", tileset, size) is not None:
+            _progress(i + 1, len(seeds), tally.name)
     return tally
+
+
+def score_render(tally: Tally, classifier: TileClassifier, render, label: str, tileset: str | None = "english",
+                 size: int = 15) -> tuple[list[str], BoardReading] | None:
+    """One render read as a single photo from an unknown angle (which edge is row 1 told from the letters by the
+    reader) and scored into ``tally`` (under ``label``): the truth in the turn read and the reading, or None when
+    no board was found (all its squares counted wrong)."""
+    truth = [row.replace("#", ".") for row in render.grid]
+    try:
+        reading = read_board(render.image, classifier, tileset=tileset, rotation=None, size=size)
+    except BoardNotFound:
+        tally.add_not_found(truth, label)
+        return None
+    truth, skip, touched = arm_in_the_turn_read(truth, np.asarray(render.occluded), np.asarray(render.touched),
+                                                reading.grid)
+    tally.add(truth, reading, np.asarray(render.corners), skip=skip, any_corner_order=True,
+              timings=dict(reading.timings), unsure_ok=touched, label=label)
+    return truth, reading
 
 
 def read_as_scored(board: np.ndarray, read: np.ndarray, unsure_ok: np.ndarray | None) -> np.ndarray:
