@@ -90,20 +90,13 @@ def reading_turned(found: Orientation, turn: int, crops: np.ndarray, refs: np.nd
     read: a letter lying sideways can read bare, and stands up in the turn chosen)."""
     asked = found.asked
     rest = np.setdiff1d(np.arange(len(crops)), asked)
-    logits_asked, embedding_asked = found.turned[turn - 1] if len(asked) else (None, None)
-    logits_rest, embedding_rest = (classifier.run(_turned(crops, rest, (turn,)), _turned(refs, rest, (turn,)))
-                                   if len(rest) else (None, None))
-    parts = [(asked, logits_asked, embedding_asked), (rest, logits_rest, embedding_rest)]
-    width = next(a.shape[1] for _, a, _ in parts if a is not None)
-    logits = np.empty((len(crops), width), np.float32)
-    embedding = None
-    for which, lg, em in parts:
-        if lg is None:
-            continue
-        logits[which] = lg
-        if em is not None:
-            embedding = np.empty((len(crops), em.shape[1]), np.float32) if embedding is None else embedding
-            embedding[which] = em
+    parts = [(asked, found.turned[turn - 1])] if len(asked) else []
+    if len(rest):
+        parts.append((rest, classifier.run(_turned(crops, rest, (turn,)), _turned(refs, rest, (turn,)))))
+    order = np.argsort(np.concatenate([which for which, _ in parts]))    # back to the squares' order
+    logits = np.concatenate([lg for _, (lg, _) in parts])[order]
+    embeddings = [em for _, (_, em) in parts]
+    embedding = None if any(em is None for em in embeddings) else np.concatenate(embeddings)[order]
     return logits, embedding
 
 

@@ -3,8 +3,8 @@
 One model reads every square beside the bare look of its kind on the same board (``tilecam.vision.context``), and
 its calibrated probabilities are the reading: nothing is rewritten after them. The labels are the most probable
 board the tile set allows (``tilecounts``: each square's most probable class, no more of a tile than the set has); a
-square whose most probable class has less than ``UNSURE_BELOW`` is flagged unsure, and a board
-with any unsure square is an unsure board. Move inference decides with the probabilities themselves.
+square whose label has less than ``UNSURE_BELOW`` is flagged unsure, and a board with any unsure square is an unsure
+board. Move inference decides with the probabilities themselves.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from tilecam.vision.tilecounts import tile_caps, within_tile_counts
 from tilecam.vision.warp import cut_cells, homography_to_rectified, warp_board
 
 SIZE = 15                   # the classic board's squares a side; Super Scrabble's board is read with size=21
-#: A square whose most probable class has less than this calibrated probability is flagged unsure: with the
+#: A square whose label has less than this calibrated probability is flagged unsure: with the
 #: model's probabilities calibrated on real boards, about one such reading in five is wrong.
 UNSURE_BELOW = 0.8
 #: A board is flagged unsure when the squares' probabilities together expect at least this many of its squares

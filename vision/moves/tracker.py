@@ -86,10 +86,10 @@ class TrackerConfig:
     # for as long as the players take. Photos one a turn (``for_stills``): two turns without it.
     remove_after: int = 0
     # The reader learns the board from the committed tiles at each settle. Off by default: on the five Romanian
-    # games (`tilecam bench stills`, a model that never saw that board) it gave 72/100 moves right against 82
+    # games (`tilecam bench stills`, a model that never saw that board) it gave 70/100 moves right against 82
     # without (the shipped recipe, A13j; 62 against 63 with an older one) — a misread tile, once committed, is
-    # learnt too — and ~50 ms more a settle. Learning from labelled moves does help (`tilecam bench adapt`: 1.21 %
-    # → 0.80 % squares wrong after move 10): what is missing is moves known right.
+    # learnt too — and ~50 ms more a settle. Learning from labelled moves does help (`tilecam bench adapt`: 1.19 %
+    # → 0.33 % squares wrong after move 10): what is missing is moves known right.
     learn: bool = False
 
     @classmethod
@@ -428,7 +428,8 @@ class MoveTracker:
             if count < (cfg.remove_after if label == EMPTY else 1 if doubted else cfg.correct_after):
                 seen[(r, c)] = (label, count)
                 continue
-            if label != EMPTY and label in self.tileset.letters and self._held(label) >= self.tileset.count(label):
+            if (label != EMPTY and label in self.tileset.letters
+                    and self.board.count(label) >= self.tileset.count(label)):
                 # the set's every tile of that letter is on the board already: one of them is the misread one, and
                 # the game would refuse this correction; the square is left as committed (the players can correct it)
                 log.info("%s reads %s, but every %s of the set is on the board: not corrected", square_name(r, c),
@@ -444,10 +445,6 @@ class MoveTracker:
                                         note=f"{square_name(r, c)} was committed as {was} and has read {since} since"))
         self._misread = seen
         return events
-
-    def _held(self, letter: str) -> int:
-        """Tiles of ``letter`` on the committed board (blanks standing for it are blanks, not counted)."""
-        return sum(1 for _r, _c, tile in self.board.tiles() if tile.letter == letter and not tile.is_blank)
 
     def _withdraw(self, result: Interpretation, t: float) -> DetectedEvent:
         withdrawn = result.withdrawn
