@@ -399,7 +399,7 @@ def _board_base(design: str, frame_px: int, layout_name: str = "standard15") -> 
 def _flat_board(scene: Scene, grid: tuple[str, ...], rng: np.random.Generator, hand,
                 layout: str = "standard15") -> tuple[np.ndarray, int]:
     design, tile_style, font = scene.style.split("/")
-    frame_px = int(round(scene.frame_frac * CELL))
+    frame_px = _frame_px(scene)
     img = _board_base(design, frame_px, layout).copy()
     values, faces = _values(scene.tileset), _faces(scene.tileset)
     seed = int(rng.integers(2**31))
@@ -751,13 +751,18 @@ def grid_corners(scene: Scene, size: tuple[int, int] = (960, 720), grid_size: in
     return _grid_corners(scene, _camera_homography(scene, _flat_side(scene, grid_size), size), size, grid_size)
 
 
+def _frame_px(scene: Scene) -> int:
+    """The board's frame around the grid, in flat-board pixels."""
+    return int(round(scene.frame_frac * CELL))
+
+
 def _flat_side(scene: Scene, grid_size: int) -> int:
     """The flat board's side in pixels: the grid and the frame on both sides."""
-    return grid_size * CELL + 2 * int(round(scene.frame_frac * CELL))
+    return grid_size * CELL + 2 * _frame_px(scene)
 
 
 def _grid_corners(scene: Scene, h_cam: np.ndarray, size: tuple[int, int], grid_size: int) -> np.ndarray:
-    frame_px = int(round(scene.frame_frac * CELL))
+    frame_px = _frame_px(scene)
     g0, g1 = frame_px, frame_px + grid_size * CELL
     grid_flat = np.array([[g0, g0], [g1, g0], [g1, g1], [g0, g1]], np.float32)
     corners = cv2.perspectiveTransform(grid_flat.reshape(-1, 1, 2), h_cam).reshape(4, 2)
