@@ -294,6 +294,13 @@ def test_a_gap_the_model_doubted_is_filled_but_a_clear_gap_is_not():
     assert result.kind == "play" and str(result.candidate.placement) == "G7 E?T"      # a blank, to be named
     sure = Reading.from_rows(rows, uncertain={(7, 6): [(".", 0.97), ("?", 0.02)]})
     assert interpret(board, sure, EN, LEX, last_play=last).kind == "unclear"
+    # the players went on past it (the tracker saw more tiles put down): the gap is a blank read bare
+    result = interpret(board, clear, EN, LEX, last_play=last, hidden_blanks=True)
+    assert result.kind == "play" and str(result.candidate.placement) == "G7 E?T"
+    # a hole of two squares (E at G6, T at G9) is left as it is: only a single empty square is taken for one
+    wide = rows_with(("8H", "CAT"), ("G6", "E"))
+    wide[8] = rows[8]
+    assert interpret(board, Reading.from_rows(wide), EN, LEX, last_play=last, hidden_blanks=True).kind == "unclear"
 
 
 def test_more_new_tiles_than_a_rack_holds_are_not_one_play():

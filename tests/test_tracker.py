@@ -370,3 +370,37 @@ def test_a_committed_tile_read_as_a_letter_the_set_has_no_more_of_is_not_correct
     # read as K as clearly, as often (each a board settled anew), it is corrected: the set has a K to spare
     as_k = Reading.from_rows(rows_with(plays[0], ("H9", "K"), plays[2]))
     assert [str(e) for e in run(tr, [hand_over(list(as_k.grid)), as_k] * 2)] == ["correct H9 to K"]
+
+
+def test_a_blank_read_surely_bare_is_found_once_the_players_go_on_past_the_unclear_board():
+    lex = Lexicon.from_words(["CAT", "ARC", "TO"])
+    bare = rows_with(("H6", "A"), base=CAT)      # ARC down column H, its blank R (H7) read as the bare board
+    tr = MoveTracker("english", lexicon=lex, board_rows=CAT, config=TrackerConfig(settle_readings=2))
+    # a gap may be a play not finished yet: the board waits, however long it stays so
+    assert run(tr, [Reading.from_rows(bare)] * 6) == []
+    assert tr.status.startswith("unclear")
+    # the next player lays TO through the T: the first play was finished, its gap a blank read bare
+    went_on = rows_with(("J9", "O"), base=bare)
+    events = run(tr, [Reading.from_rows(went_on)] * 2, t0=1.0)
+    assert [str(e) for e in events] == ["play H6 Ar.", "play J8 .O"]
+    assert tr.board[6, 7].is_blank and tr.board[6, 7].letter == "R"
+
+
+def test_a_clock_press_says_a_play_with_a_gap_is_finished():
+    lex = Lexicon.from_words(["CAT", "ARC"])
+    bare = rows_with(("H6", "A"), base=CAT)
+    tr = MoveTracker("english", lexicon=lex, board_rows=CAT, config=TrackerConfig(settle_readings=1, commit="clock"))
+    assert run(tr, [Reading.from_rows(bare)] * 2) == []
+    tr.clock(1.0, player=1)
+    events = tr.feed(Reading.from_rows(bare), 1.1)
+    assert [(str(e), e.player) for e in events] == [("play H6 Ar.", 1)]
+
+
+def test_tiles_lifted_from_an_unclear_board_are_not_the_players_going_on():
+    lex = Lexicon.from_words(["CAT", "ARC", "TO", "ARCTO"])
+    tr = MoveTracker("english", lexicon=lex, board_rows=CAT, config=TrackerConfig(settle_readings=1))
+    two = rows_with(("H6", "A"), ("J9", "O"), base=CAT)       # A with a gap, and O below the T
+    one = rows_with(("H6", "A"), base=CAT)
+    # the O taken away again: the new squares shrank, nobody went on past the board with the gap
+    assert run(tr, [Reading.from_rows(two), Reading.from_rows(one), Reading.from_rows(one)]) == []
+    assert tr.status.startswith("unclear")

@@ -86,6 +86,10 @@ class Weights:
     tolerate_missing: int = 0
     #: More new tiles than a rack holds are not one play.
     rack_size: int = 7
+    #: Once the players went on past a board with no legal reading (``hidden_blanks``), an empty square between
+    #: tiles holds a blank the reader took for the bare board this many times less often than it is bare: an
+    #: unprinted tile on a pale board is the one tile a reader can miss surely; a printed letter is not.
+    hidden_blank_odds: float = 10.0
 
 
 ResolvePolicy = Weights
@@ -129,26 +133,36 @@ class _Layout:
 
 def decide(board: Board, reading: Reading, new: Iterable[Square], tileset: TileSet, lexicon: Any = None,
            weights: Weights | None = None, last_play: Placement | None = None,
-           first_changed: Mapping[Square, float] | None = None) -> Interpretation:
+           first_changed: Mapping[Square, float] | None = None, hidden_blanks: bool = False) -> Interpretation:
     """The most probable event that put tiles on ``new`` (squares empty on ``board`` read as tiles).
     ``first_changed``: seconds at which new squares' pixels first changed with a tile on them since the board was
-    last looked at (the tracker's record; a square missing from it, or no record: the frames do not tell)."""
+    last looked at (the tracker's record; a square missing from it, or no record: the frames do not tell).
+    ``hidden_blanks``: the players went on past this board unclear: a gap may hold a blank read bare."""
     w = weights or Weights()
     new = sorted(set(new))
     unseen = unseen_tiles(board, tileset)
     labels = tuple(tileset.letters) + ((BLANK,) if tileset.blanks else ())
     extra = _around(board, reading, new, unseen, labels, w)
     probs = {s: square_probs(reading, *s, unseen, labels) for s in [*new, *extra]}
+    hidden = [s for s in _gaps(board, new) if s not in probs][:w.max_doubtful] \
+        if hidden_blanks and unseen[BLANK] > 0 else []
+    q = 1.0 / (1.0 + w.hidden_blank_odds)
+    for s in hidden:
+        probs[s] = {a: p * (1 - q) for a, p in square_probs(reading, *s, unseen, labels).items()}
+        probs[s][BLANK] = probs[s].get(BLANK, 0.0) + q
     tile_p = {s: tile_probability(p) for s, p in probs.items()}
     sure = [s for s in new if 1 - tile_p[s] < w.explained]
     open_ = [s for s in [*new, *extra] if tile_p[s] >= w.explained and 1 - tile_p[s] >= w.explained]
     open_.sort(key=lambda s: abs(tile_p[s] - 0.5))
-    sure += [s for s in open_[w.max_doubtful:] if tile_p[s] >= 0.5]
-    open_ = open_[:w.max_doubtful]
+    room = max(w.max_doubtful - len(hidden), 0)
+    sure += [s for s in open_[room:] if tile_p[s] >= 0.5]
+    open_ = hidden + open_[:room]
     last_phony = _phony_count(board, last_play, lexicon, tileset.letters)
     best: tuple[float, Interpretation] | None = None
     first_reason = ""
     for pick in itertools.product((True, False), repeat=len(open_)):
+        if sum(on for on in pick[:len(hidden)]) > unseen[BLANK]:
+            continue                                    # more blanks than the bag has left
         tiles = sorted(sure + [s for s, on in zip(open_, pick) if on])
         empty_logp = sum(math.log(max(1 - tile_p[s], 1e-12)) for s in probs if s not in tiles)
         ignored = tuple(s for s in new if s not in tiles)
@@ -212,6 +226,20 @@ def _around(board: Board, reading: Reading, new: Sequence[Square], unseen: Count
         out += [s for s in line if 0 <= s[0] < n and 0 <= s[1] < n and s not in cells and board[s] is None
                 and s not in out]
     return [s for s in out if tile_probability(square_probs(reading, *s, unseen, labels)) >= w.explained]
+
+
+def _gaps(board: Board, new: Sequence[Square]) -> list[Square]:
+    """Empty squares with a tile on either side in a row or a column, one of the two new: where a blank read as
+    the bare board leaves a play with a hole (a hole of two squares is two blanks: the set has only two)."""
+    n, tiles, out = board.size, set(new), []
+    for r, c in new:
+        for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0)):
+            gap, far = (r + dr, c + dc), (r + 2 * dr, c + 2 * dc)
+            if not (0 <= far[0] < n and 0 <= far[1] < n) or gap in tiles or board[gap] is not None:
+                continue
+            if (far in tiles or board[far] is not None) and gap not in out:
+                out.append(gap)
+    return sorted(out)
 
 
 def _layouts(board: Board, tiles: Sequence[Square], last_play: Placement | None, w: Weights,

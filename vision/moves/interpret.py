@@ -75,16 +75,18 @@ def _same_tile(tile: Tile, label: str) -> bool:
 
 def interpret(board: Board, reading: Reading, tileset: TileSet, lexicon: Any = None,
               last_play: Placement | None = None, policy: Weights | None = None,
-              first_changed: Mapping[tuple[int, int], float] | None = None) -> Interpretation:
+              first_changed: Mapping[tuple[int, int], float] | None = None,
+              hidden_blanks: bool = False) -> Interpretation:
     """What the settled ``reading`` means against the committed ``board`` (whose last play was ``last_play``);
     ``first_changed``: when squares' pixels first changed since the board was last looked at (the order of two
-    plays in one change, :func:`~tilecam.vision.moves.decide.decide`)."""
+    plays in one change, :func:`~tilecam.vision.moves.decide.decide`); ``hidden_blanks``: the players went on past
+    this board unclear (a gap may hold a blank read bare, ``decide``)."""
     policy = policy or Weights()
     diff = diff_board(board, reading, policy.clear)
     if diff.empty:
         return Interpretation("none")
     if not diff.removed:
-        return decide(board, reading, diff.added, tileset, lexicon, policy, last_play, first_changed)
+        return decide(board, reading, diff.added, tileset, lexicon, policy, last_play, first_changed, hidden_blanks)
 
     last_squares = {(r, c) for r, c, _ in last_play.new_tiles()} if last_play is not None else set()
     removed = set(diff.removed)
@@ -96,7 +98,8 @@ def interpret(board: Board, reading: Reading, tileset: TileSet, lexicon: Any = N
         if not removed:
             if not diff.added:
                 return Interpretation("none")
-            return decide(board, reading, diff.added, tileset, lexicon, policy, first_changed=first_changed)
+            return decide(board, reading, diff.added, tileset, lexicon, policy, first_changed=first_changed,
+                          hidden_blanks=hidden_blanks)
     if last_squares and removed <= last_squares:
         before = board.copy()
         for r, c in last_squares:
@@ -111,7 +114,8 @@ def interpret(board: Board, reading: Reading, tileset: TileSet, lexicon: Any = N
         new = sorted(set(diff.added) | kept)
         if not new:
             return Interpretation("withdraw", withdrawn=last_play)
-        result = decide(before, reading, new, tileset, lexicon, policy, first_changed=first_changed)
+        result = decide(before, reading, new, tileset, lexicon, policy, first_changed=first_changed,
+                        hidden_blanks=hidden_blanks)
         if result.kind != "play":
             return result
         return Interpretation("withdraw+play", candidate=result.candidate, withdrawn=last_play,

@@ -47,7 +47,7 @@ from tilecam.engine.layout import Layout
 from tilecam.engine.move import Placement
 from tilecam.engine.tiles import TileSet
 from tilecam.vision.moves.events import DetectedEvent, TrackerError
-from tilecam.vision.moves.interpret import Interpretation, interpret
+from tilecam.vision.moves.interpret import Interpretation, diff_board, interpret
 from tilecam.vision.moves import reader as readers
 from tilecam.vision.moves import turned
 from tilecam.vision.moves.belief import BoardMemory, FirstChanges, Look
@@ -162,6 +162,8 @@ class MoveTracker:
         self._misread: dict[tuple[int, int], tuple[str, int]] = {}   # square -> (letter read since, settles seen)
         self._bare: set[tuple[int, int]] = set()    # squares judged empty though read as a blank tile (see below)
         self._doubted: set[tuple[int, int]] = set()  # committed tiles whose letter the model gave under DOUBTED
+        self._unclear: frozenset[tuple[int, int]] | None = None   # the new squares of the last board left unclear
+        self._went_on = False              # tiles were put down since a board was left unclear (see _decide)
         self.turns_seen: list[tuple[float, BoardTurn]] = []   # (t, turn): the board turned on the table, no move
         self._turn_news = ""               # a turn seen in the frame being tracked, said before its status
         if board_rows is not None:
@@ -190,6 +192,7 @@ class MoveTracker:
         self._misread = {}      # letters read against the old board count for nothing now
         self._bare = set()
         self._doubted = set()
+        self._unclear, self._went_on = None, False
         # The board the camera last saw settled is not looked at again: after an undo or a refused play the tiles
         # are usually still down, and re-reading them would undo the players' decision. The next change counts.
 
@@ -345,8 +348,7 @@ class MoveTracker:
         self._learn_board()
         events: list[DetectedEvent] = self._corrections(reading, t)    # first: the play is judged on them
         reading = self._without_bare(reading)
-        result = interpret(self.board, reading, self.tileset, self.lexicon, self.last_play, self.config.resolve,
-                           self.first_changes.squares(self.rotation))
+        result = self._decide(reading, clock is not None)
         if result.kind not in ("disturbed", "unclear"):
             self.first_changes.forget()     # decided: what changes next belongs to the next move (pending: kept)
         if result.kind in ("play", "withdraw+play", "none"):
@@ -385,6 +387,30 @@ class MoveTracker:
             self.stats.commits += len(events)
             self.stats.commit_s.append(time.perf_counter() - t0)
         return events
+
+    def _decide(self, reading: Reading, pressed: bool) -> Interpretation:
+        """``interpret`` the settled board; when it is unclear and the players went on past it (more tiles put down
+        since it was last unclear, none of those taken away; or a clock press said the play is done), again,
+        allowing a blank read as the bare board in a gap (``decide``'s ``hidden_blanks``): else one blank read bare
+        stalls the game for good, every later play adding to a board that has no legal reading."""
+        def once(hidden: bool) -> Interpretation:
+            return interpret(self.board, reading, self.tileset, self.lexicon, self.last_play, self.config.resolve,
+                             self.first_changes.squares(self.rotation), hidden_blanks=hidden)
+
+        result = once(False)
+        if result.kind != "unclear":
+            self._unclear, self._went_on = None, False
+            return result
+        new = frozenset(diff_board(self.board, reading, self.config.resolve.clear).added)
+        self._went_on = self._went_on or pressed or (self._unclear is not None and new > self._unclear)
+        self._unclear = new
+        if self._went_on:
+            again = once(True)
+            if again.kind != "unclear":
+                self._unclear, self._went_on = None, False
+                log.info("a gap taken as a blank read bare: the players went on past an unclear board")
+                return again
+        return result
 
     def _learn_board(self) -> None:
         """At a settle, the committed tiles were not corrected since they were committed (a correction comes back
