@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from tilecam.vision.classify import EMPTY, OCCLUDED, TileClassifier, letter_mask
+from tilecam.vision.classify import EMPTY, OCCLUDED, SURELY_BARE, TileClassifier, letter_mask
 from tilecam.vision.context import references_from_board
 from tilecam.vision.locate import BoardLocation, LocateConfig, locate_board
 from tilecam.vision.warp import cut_cells, warp_board
@@ -23,11 +23,10 @@ SURE_LETTER = 0.9     # a letter read at least this surely is taken as upright
 #: With as many letters read surely, another turn is taken only when its whole reading is this much more probable
 #: (log-probability, nats): half a nat, so that a board with no letter in sight keeps the camera's turn.
 TURN_MARGIN = 0.5
-#: A square read bare (or covered) at least this surely unturned is not read turned: it counts as read alike in every
-#: turn. Bare squares are three quarters of most boards, so this takes about two thirds off the three extra
-#: classifications; and a turned bare square's print read as a tile only added noise to the turns' comparison (the
-#: shipped model told row 1 right on 46 of srdewan's 53 photos reading every square turned, 52 with this: BENCHMARKS).
-SURELY_BARE = 0.999
+# A square read bare at classify.SURELY_BARE unturned is not read turned: it counts as read alike in every turn. This
+# takes about two thirds off the three extra classifications, and a turned bare square's print read as a tile only
+# added noise to the turns' comparison (the shipped model told row 1 right on 46 of srdewan's 53 photos reading
+# every square turned, 52 with this: BENCHMARKS).
 
 
 @dataclass(frozen=True)

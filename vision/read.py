@@ -156,7 +156,9 @@ def read_board(image: np.ndarray, classifier: TileClassifier, tileset="english",
             corners = rotate_corners(location.corners, turn)
             warped = np.ascontiguousarray(np.rot90(warped, turn))
             crops, refs = turn_squares(crops, turn), turn_squares(refs, turn)
-            probs = classifier.calibrated(logits if adapter is None else adapter(embedding, logits), letters)
+    # the board's turn known, the squares not surely bare are read again in moved views (``in_views``)
+    logits = classifier.in_views(crops, refs, logits)
+    probs = classifier.calibrated(logits if adapter is None else adapter(embedding, logits), letters)
     t3 = time.perf_counter()
     return reading_of(probs, classifier.classes, corners, warped, location, turn, embedding, refs, logits,
                       {"localise": (t1 - t0) * 1000, "rectify": (t2 - t1) * 1000, "classify": (t3 - t2) * 1000,
