@@ -9,6 +9,7 @@ import dataclasses
 import numpy as np
 import pytest
 
+from tilecam.engine.lexicon import Lexicon
 from tilecam.engine.rules import Rules
 from tilecam.vision.moves.reading import Reading
 from tilecam.vision.moves.replay import GameRecorder
@@ -175,3 +176,34 @@ def test_the_runs_line_says_the_board_was_turned_and_that_no_move_came_of_it():
     assert "3 settled boards, 1 events recorded; the board was turned on the table 2 times (no move made of it)" in line
     stats.turns = 0
     assert "turned" not in RunReport(LoopStatus(), tracker_stats=stats).line()
+
+
+def _row_1(render) -> int:
+    """Which edge of this scene's picture is row 1, as a reader of its own tells it from CAT."""
+    from tilecam.vision.moves.reader import default_reader
+
+    reader = default_reader("english", threads=1)
+    reader(render(CAT))
+    assert reader.rotation is not None
+    return reader.rotation
+
+
+def test_a_first_play_read_in_the_wrong_turn_is_read_again_in_the_turn_its_words_say(tracker, render):
+    # The reader told row 1 from a first word's look (forced wrong here: DJINN's N, N and I read alike upside down);
+    # read upside down it is NNITG, a phony; the first play's decision in each turn finds DJINN.
+    upright = _row_1(render)
+    tracker.reader.rotation = (upright + 2) % 4
+    tracker.lexicon = Lexicon.from_words(["DJINN", "ANE"])
+    events = play(tracker, [render(EMPTY)] + [render(rows_with(("8D", "DJINN")))] * 2, 0)
+    assert [str(e) for e in events] == ["play 8D DJINN"]
+    assert tracker.reader.rotation == upright and tracker.turns_seen == []   # read so from now on; no turn of the board
+    events = play(tracker, [render(rows_with(("8D", "DJINN"), ("G7", "A"), ("G9", "E")))] * 2, 10)
+    assert [str(e) for e in events] == ["play G7 A.E"]
+
+
+def test_a_first_play_is_not_turned_where_row_1_was_set_by_the_calibration(tracker, render):
+    tracker.reader.rotation = (_row_1(render) + 2) % 4       # set wrong by hand: the tracker does not overrule it
+    tracker.reader.rotation_given = True
+    tracker.lexicon = Lexicon.from_words(["DJINN"])
+    events = play(tracker, [render(EMPTY)] + [render(rows_with(("8D", "DJINN")))] * 2, 0)
+    assert [str(e) for e in events] != ["play 8D DJINN"] and tracker.reader.rotation != _row_1(render)

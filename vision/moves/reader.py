@@ -49,6 +49,7 @@ class VisionReader:
         self.classifier = classifier
         self.tileset = tileset
         self.rotation = rotation
+        self.rotation_given = rotation is not None     # row 1 set by the calibration, not told from the tiles
         self.size = size
         self.profile = profile           # the board's profile (``tilecam calibrate``): each square's bare look
         self.hint: Any = None if profile is None else profile.location()

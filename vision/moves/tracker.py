@@ -60,6 +60,11 @@ from tilecam.vision.moves.turned import BoardTurn
 
 log = logging.getLogger(__name__)
 
+#: The game's first play is taken in another turn of the board than the reader's when its decision there is this
+#: much more probable (log-probability, nats): as ``orient.TURN_MARGIN``, so that a play reading alike both ways
+#: (NOON, SIS) keeps the reader's turn.
+FIRST_PLAY_TURN_MARGIN = 0.5
+
 COMMIT_POLICIES = ("settle", "clock")
 
 
@@ -349,6 +354,8 @@ class MoveTracker:
         events: list[DetectedEvent] = self._corrections(reading, t)    # first: the play is judged on them
         reading = self._without_bare(reading)
         result = self._decide(reading, clock is not None)
+        if result.kind == "play" and self.config.rotations and next(iter(self.board.tiles()), None) is None:
+            reading, result = self._first_play_turn(reading, result)
         if result.kind not in ("disturbed", "unclear"):
             self.first_changes.forget()     # decided: what changes next belongs to the next move (pending: kept)
         if result.kind in ("play", "withdraw+play", "none"):
@@ -514,13 +521,7 @@ class MoveTracker:
         if not turn.turned:
             return reading
         reading = readings[turn.turn]
-        if raws:      # the vision reader reads the board its new way; the memory is of the picture so turned
-            self._reader.turn(turn.turn, raws[turn.turn])
-            self.memory.forget()
-            self.first_changes.forget()
-            self.memory.settle(self.memory.look(reading, raws[turn.turn].warped, self._committed_reading()))
-        else:
-            self.rotation = (self.rotation + turn.turn) % 4
+        self._read_from_now_on(turn.turn, reading, raws)
         self._interrupted()            # readings before the turn say nothing of the board as it lies now
         self.stats.turns += 1
         self.turns_seen.append((t, turn))
@@ -528,6 +529,41 @@ class MoveTracker:
         log.info("%s (the committed tiles fit %.2f nats a tile turned, %.2f as they were read)", self._turn_news,
                  turn.fits[turn.turn], turn.fits[0])
         return reading
+
+    def _read_from_now_on(self, k: int, reading: Reading, raws: list[Any]) -> None:
+        """The board is read turned ``k`` quarter turns more from now on; ``reading``: the settled board so read."""
+        if raws:      # the vision reader reads the board its new way; the memory is of the picture so turned
+            self._reader.turn(k, raws[k])
+            self.memory.forget()
+            self.first_changes.forget()
+            self.memory.settle(self.memory.look(reading, raws[k].warped, self._committed_reading()))
+        else:
+            self.rotation = (self.rotation + k) % 4
+
+    def _first_play_turn(self, reading: Reading, result: Interpretation) -> tuple[Reading, Interpretation]:
+        """The game's first play decided in each of the board's four turns. Which edge is row 1 was told from the
+        look of a few tiles (``orient.upright_turn``: N, I, O, S, Z, H and X look alike upside down); the first
+        play is the last chance to tell it before every later play is read by it, and the decision weighs the
+        words too (DJINN read upside down is NNITG, a phony). A turn whose decision is more probable by
+        ``FIRST_PLAY_TURN_MARGIN`` (log-probability) is taken; otherwise the reader's stands. Only for a vision
+        reader that told the turn from the tiles itself (its ``rotation_given`` false), read again in each turn."""
+        if getattr(self._reader, "rotation_given", True):
+            return reading, result          # a reading stream, or row 1 set by the calibration: not the tiles' to tell
+        readings, raws = self._read_turned(reading)
+        if not raws:
+            return reading, result          # the reader's turn not known yet: nothing read in the other turns
+        best, best_k = result, 0
+        for k in (1, 2, 3):
+            other = interpret(self.board, readings[k], self.tileset, self.lexicon, None, self.config.resolve)
+            if other.kind == "play" and other.score > best.score + (FIRST_PLAY_TURN_MARGIN if best_k == 0 else 0):
+                best, best_k = other, k
+        if best_k:
+            log.info("the first play reads %s turned %d quarter turns (log-probability %.1f against %.1f): the "
+                     "board is read so from now on", best.candidate.placement if best.candidate else "?", best_k,
+                     best.score, result.score)
+            self._read_from_now_on(best_k, readings[best_k], raws)
+            self.first_changes.forget()
+        return readings[best_k], best
 
     def _read_turned(self, reading: Reading) -> tuple[list[Reading], list[Any]]:
         """The settled board read in each of its four turns from the way it is read now (``reading``, turn 0), and
