@@ -233,8 +233,18 @@ def test_a_square_not_surely_bare_is_read_in_five_views_and_a_bare_one_once():
     views = moved_views(crops[1:], 2)
     assert views.shape == (4, 40, 40, 3) and views[0, 19:25, 17:23].all() and not views[0, 17:19, 17:23].any()
     expected = (plain[1] + model.run(views)[0].sum(axis=0)) / 5
-    out = model.in_views(crops, None, plain)
+    out, _ = model.in_views(crops, None, plain)
     assert np.allclose(out[0], plain[0])         # surely bare: read once
     assert np.allclose(out[1], expected) and out[1, 1] < plain[1, 1]
     model.view_shift_px = 0
-    assert np.array_equal(model.in_views(crops, None, plain), plain)
+    assert np.array_equal(model.in_views(crops, None, plain)[0], plain)
+
+
+def test_a_reading_in_five_views_keeps_its_logits_the_last_layer_of_its_embedding(classifier, game04):
+    """Learning the board (``adapt.head_of``) recovers the model's last layer from a reading's embedding and
+    logits: averaged over the views, both must still be one linear layer apart."""
+    from tilecam.vision.adapt import head_of
+
+    reading = read_board(cv2.imread(str(game04 / "image-20.jpg")), classifier, tileset="german")
+    w, b = head_of(reading.embedding, reading.logits)
+    assert np.abs(reading.embedding @ w.T + b - reading.logits).max() < 1e-3

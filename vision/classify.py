@@ -152,23 +152,28 @@ class TileClassifier:
         out = self.session.run(names, feeds)
         return out[0], (out[1] if len(out) > 1 else None)
 
-    def in_views(self, crops: np.ndarray, references: np.ndarray | None, logits: np.ndarray) -> np.ndarray:
-        """``logits`` (of ``crops`` beside ``references``, as ``run`` gave them) with each square not surely bare
-        read again moved ``VIEW_SHIFT_PX`` four ways (one batch) and its logits averaged over the five reads."""
+    def in_views(self, crops: np.ndarray, references: np.ndarray | None, logits: np.ndarray,
+                 embedding: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
+        """``logits`` and ``embedding`` (of ``crops`` beside ``references``, as ``run`` gave them) with each square
+        not surely bare read again moved ``VIEW_SHIFT_PX`` four ways (one batch), both averaged over the five reads:
+        the last layer is linear, so the mean logits are still the layer of the mean embedding (``adapt``)."""
         px = self.view_shift_px
         if not px or not len(crops):
-            return logits
+            return logits, embedding
         probs = self.calibrated(logits)
         not_tile = [i for i, c in enumerate(self.classes) if c in (EMPTY, OCCLUDED)]
         ask = np.flatnonzero(probs[:, not_tile].sum(axis=1) < SURELY_BARE)
         if not len(ask):
-            return logits
+            return logits, embedding
         views = moved_views(np.asarray(crops)[ask], px)
         refs = None if references is None else np.concatenate([np.asarray(references)[ask]] * 4)
-        moved = self.run(views, refs)[0].reshape(4, len(ask), -1)
+        z, e = self.run(views, refs)
         out = np.array(logits, np.float32, copy=True)
-        out[ask] = (out[ask] + moved.sum(axis=0)) / 5
-        return out
+        out[ask] = (out[ask] + z.reshape(4, len(ask), -1).sum(axis=0)) / 5
+        if embedding is not None and e is not None:
+            embedding = np.array(embedding, np.float32, copy=True)
+            embedding[ask] = (embedding[ask] + e.reshape(4, len(ask), -1).sum(axis=0)) / 5
+        return out, embedding
 
     def unreadable(self, letters: Iterable[str]) -> tuple[str, ...]:
         """The letters of ``letters`` (a tile set's) that this model has no class for: it never reads them (an

@@ -157,7 +157,7 @@ def read_board(image: np.ndarray, classifier: TileClassifier, tileset="english",
             warped = np.ascontiguousarray(np.rot90(warped, turn))
             crops, refs = turn_squares(crops, turn), turn_squares(refs, turn)
     # the board's turn known, the squares not surely bare are read again in moved views (``in_views``)
-    logits = classifier.in_views(crops, refs, logits)
+    logits, embedding = classifier.in_views(crops, refs, logits, embedding)
     probs = classifier.calibrated(logits if adapter is None else adapter(embedding, logits), letters)
     t3 = time.perf_counter()
     return reading_of(probs, classifier.classes, corners, warped, location, turn, embedding, refs, logits,

@@ -131,7 +131,7 @@ class VisionReader:
             crops = np.stack([cut_cell(warped, int(r), int(c)) for r, c in want])
             index = [int(r) * self.size + int(c) for r, c in want]
             z, e = self.classifier.run(crops, last.references[index])
-            z = self.classifier.in_views(crops, last.references[index], z)
+            z, e = self.classifier.in_views(crops, last.references[index], z, e)
             if embedding is not None and e is not None:
                 embedding[index], logits[index] = e, z
             z = z if self.adapter is None or e is None else self.adapter(e, z)
@@ -168,7 +168,7 @@ class VisionReader:
         if refs is None:
             refs = references_from_board(crops) if last.references is None else turn_squares(last.references, k)
         logits, embedding = self.classifier.run(crops, refs)
-        logits = self.classifier.in_views(crops, refs, logits)
+        logits, embedding = self.classifier.in_views(crops, refs, logits, embedding)
         z = logits if self.adapter is None or embedding is None else self.adapter(embedding, logits)
         probs = self.classifier.calibrated(z, letters_of(self.tileset))
         warped = np.ascontiguousarray(np.rot90(last.warped, k))
