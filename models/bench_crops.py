@@ -53,7 +53,9 @@ def read_faces(classifier: TileClassifier, faces, letters: tuple[str, ...]) -> d
     """Counts per group (``square`` faces, ``oblique`` ones): crops, read as a tile, letters, letters right."""
     classes = list(classifier.classes)
     crops = np.stack([crop for _, crop, _ in faces])
-    probs = classifier.probabilities(crops, np.repeat(bare_reference()[None], len(crops), axis=0), letters)
+    refs = np.repeat(bare_reference()[None], len(crops), axis=0)
+    logits, _ = classifier.in_views(crops, refs, classifier.run(crops, refs)[0])   # as a board's squares are read
+    probs = classifier.calibrated(logits, letters)
     letter_columns = [classes.index(ch) for ch in letters]
     counts = {"square": Counter(), "oblique": Counter()}
     for (label, _, seen_obliquely), p in zip(faces, probs):
