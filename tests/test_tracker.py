@@ -373,7 +373,7 @@ def test_a_committed_tile_read_as_a_letter_the_set_has_no_more_of_is_not_correct
 
 
 def test_a_blank_read_surely_bare_is_found_once_the_players_go_on_past_the_unclear_board():
-    lex = Lexicon.from_words(["CAT", "ARC", "TO"])
+    lex = Lexicon.from_words(["CAT", "ARC", "TO", "CATS"])
     bare = rows_with(("H6", "A"), base=CAT)      # ARC down column H, its blank R (H7) read as the bare board
     tr = MoveTracker("english", lexicon=lex, board_rows=CAT, config=TrackerConfig(settle_readings=2))
     # a gap may be a play not finished yet: the board waits, however long it stays so
@@ -384,6 +384,10 @@ def test_a_blank_read_surely_bare_is_found_once_the_players_go_on_past_the_uncle
     events = run(tr, [Reading.from_rows(went_on)] * 2, t0=1.0)
     assert [str(e) for e in events] == ["play H6 Ar.", "play J8 .O"]
     assert tr.board[6, 7].is_blank and tr.board[6, 7].letter == "R"
+    # the blank reads bare on every board after: it is no tile gone missing, and the game goes on
+    cats = rows_with(("K8", "S"), base=went_on)
+    events = run(tr, [Reading.from_rows(cats)] * 2, t0=2.0)
+    assert [str(e) for e in events] == ["play 8H ...S"] and tr.board[6, 7].is_blank
 
 
 def test_a_clock_press_says_a_play_with_a_gap_is_finished():

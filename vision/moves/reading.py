@@ -114,6 +114,11 @@ class Reading:
     def with_empty(self, squares: Iterable[tuple[int, int]], doubt: float = 0.1) -> "Reading":
         """The reading with ``squares`` read as empty, what they were read as kept as a ``doubt`` alternative: what
         a tracker knows better than one frame (a gap in a later play can still take the tile in)."""
+        return self.with_label(squares, EMPTY, doubt)
+
+    def with_label(self, squares: Iterable[tuple[int, int]], label: str, doubt: float = 0.1) -> "Reading":
+        """The reading with ``squares`` read as ``label`` at ``1 - doubt``, what they were read as kept as the
+        ``doubt`` alternative (``with_empty``; a blank the tracker knows reads bare, read as the blank it is)."""
         squares = set(squares)
         if not squares:
             return self
@@ -121,8 +126,8 @@ class Reading:
         conf = self.confidence.copy()
         alts = dict(self.alternatives)
         for r, c in squares:
-            alts[(r, c)] = ((EMPTY, 1 - doubt), (grid[r][c], doubt))
-            grid[r][c] = EMPTY
+            alts[(r, c)] = ((label, 1 - doubt), (grid[r][c], doubt))
+            grid[r][c] = label
             conf[r, c] = 1 - doubt
         return Reading(tuple("".join(row) for row in grid), conf, self.occluded, alts)
 

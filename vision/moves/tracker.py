@@ -168,6 +168,7 @@ class MoveTracker:
         self._bare: set[tuple[int, int]] = set()    # squares judged empty though read as a blank tile (see below)
         self._doubted: set[tuple[int, int]] = set()  # committed tiles whose letter the model gave under DOUBTED
         self._unclear: frozenset[tuple[int, int]] | None = None   # the new squares of the last board left unclear
+        self._unseen_blanks: set[tuple[int, int]] = set()   # committed blanks that read as the bare board (see below)
         self._went_on = False              # tiles were put down since a board was left unclear (see _decide)
         self.turns_seen: list[tuple[float, BoardTurn]] = []   # (t, turn): the board turned on the table, no move
         self._turn_news = ""               # a turn seen in the frame being tracked, said before its status
@@ -198,6 +199,7 @@ class MoveTracker:
         self._bare = set()
         self._doubted = set()
         self._unclear, self._went_on = None, False
+        self._unseen_blanks = set()
         # The board the camera last saw settled is not looked at again: after an undo or a refused play the tiles
         # are usually still down, and re-reading them would undo the players' decision. The next change counts.
 
@@ -351,6 +353,7 @@ class MoveTracker:
             self.status = "settled (waiting for a clock)"
             return []
         self._learn_board()
+        reading = self._with_unseen_blanks(reading)
         events: list[DetectedEvent] = self._corrections(reading, t)    # first: the play is judged on them
         reading = self._without_bare(reading)
         result = self._decide(reading, clock is not None)
@@ -388,6 +391,8 @@ class MoveTracker:
                     for r, c, tile in e.placement.new_tiles():
                         p = reading.probability(r, c, BLANK if tile.is_blank else tile.letter)
                         (self._doubted.add if p < DOUBTED else self._doubted.discard)((r, c))
+                        if tile.is_blank and reading.grid[r][c] == EMPTY:
+                            self._unseen_blanks.add((r, c))      # found in a gap: it will read bare again
             self._doubted &= {(r, c) for r, c, _ in self.board.tiles()}    # a withdrawn tile's square is free
             self.status = "committed " + "; ".join(str(e) for e in events)
         if events:
@@ -418,6 +423,19 @@ class MoveTracker:
                 log.info("a gap taken as a blank read bare: the players went on past an unclear board")
                 return again
         return result
+
+    def _with_unseen_blanks(self, reading: Reading) -> Reading:
+        """The reading with the committed blanks that read as the bare board (a blank found in a play's gap:
+        ``decide``'s ``hidden_blanks``) read as the blanks they are while they read bare — else every later board
+        would say a tile is missing there — unless their play is being taken back (another tile of the last play
+        read bare beside it)."""
+        self._unseen_blanks = {s for s in self._unseen_blanks if self.board[s] is not None and self.board[s].is_blank}
+        if not self._unseen_blanks:
+            return reading
+        last = {(r, c) for r, c, _ in self.last_play.new_tiles()} if self.last_play is not None else set()
+        taken_back = any(reading.grid[r][c] == EMPTY for r, c in last - self._unseen_blanks)
+        return reading.with_label({(r, c) for r, c in self._unseen_blanks if reading.grid[r][c] == EMPTY
+                                   and not (taken_back and (r, c) in last)}, BLANK)
 
     def _learn_board(self) -> None:
         """At a settle, the committed tiles were not corrected since they were committed (a correction comes back
