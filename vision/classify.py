@@ -22,9 +22,10 @@ EMPTY, BLANK, OCCLUDED = ".", "?", "#"
 #: A square read bare (or covered) at least this surely is not read in the board's other turns (``orient``): it
 #: reads alike whichever way; bare squares are three quarters of most boards.
 SURELY_BARE = 0.999
-#: A square whose most probable class has at least this probability is not read again in moved views: five reads
-#: would say the same (the same squares wrong on every real set as reading every square not surely bare in five
-#: views, the whole-board classify a fifth to a quarter cheaper on dense boards).
+#: A square read surely — one class at this probability or more, or bare and covered together (nothing on it to
+#: read either way) — is not read again in moved views: five reads would say the same (on every real set the same
+#: squares wrong as reading every square not surely bare in five views, the whole-board classify cheaper on dense
+#: boards).
 SURELY_READ = 0.999
 #: Each square not read surely is read again with its crop moved this many pixels up, down, left and right (the
 #: crop's edge pixels repeated), and its logits are the mean of the five reads: a grid found a pixel or two off, or a
@@ -165,7 +166,9 @@ class TileClassifier:
         px = self.view_shift_px
         if not px or not len(crops):
             return logits, embedding
-        ask = np.flatnonzero(self.calibrated(logits).max(axis=1) < SURELY_READ)
+        probs = self.calibrated(logits)
+        nothing = probs[:, [i for i, c in enumerate(self.classes) if c in (EMPTY, OCCLUDED)]].sum(axis=1)
+        ask = np.flatnonzero((probs.max(axis=1) < SURELY_READ) & (nothing < SURELY_READ))
         if not len(ask):
             return logits, embedding
         views = moved_views(np.asarray(crops)[ask], px)
