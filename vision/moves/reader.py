@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from tilecam.vision.classify import OCCLUDED, SURELY_BARE
 from tilecam.vision.moves.reading import EMPTY
 
 log = logging.getLogger(__name__)
@@ -167,8 +168,23 @@ class VisionReader:
         refs = self._references(rotation)
         if refs is None:
             refs = references_from_board(crops) if last.references is None else turn_squares(last.references, k)
-        logits, embedding = self.classifier.run(crops, refs)
-        logits, embedding = self.classifier.in_views(crops, refs, logits, embedding)
+        if last.logits is None or last.embedding is None:
+            ask = np.arange(len(crops))
+            logits = embedding = None
+        else:
+            # a square read surely bare reads alike in every turn (``orient``): only the others are read turned
+            logits, embedding = (_moved(a, k) for a in (last.logits, last.embedding))
+            nothing = [i for i, c in enumerate(self.classifier.classes) if c in (EMPTY, OCCLUDED)]
+            ask = np.flatnonzero(_moved(last.probs, k)[:, nothing].sum(axis=1) < SURELY_BARE)
+        if len(ask):
+            z, e = self.classifier.run(crops[ask], refs[ask])
+            z, e = self.classifier.in_views(crops[ask], refs[ask], z, e)
+            if logits is None:
+                logits, embedding = z, e
+            else:
+                logits[ask] = z
+                if e is not None:
+                    embedding[ask] = e
         z = logits if self.adapter is None or embedding is None else self.adapter(embedding, logits)
         probs = self.classifier.calibrated(z, letters_of(self.tileset))
         warped = np.ascontiguousarray(np.rot90(last.warped, k))
@@ -218,6 +234,14 @@ class VisionReader:
             profile = BoardProfile([e for e, _ in looks], [y for _, y in looks], self._head)
             self.adapter = profile.adapter()
         return n
+
+
+def _moved(squares: np.ndarray, k: int) -> np.ndarray:
+    """Per-square rows (probabilities, logits, embeddings; row-major) moved to where the squares lie on the board
+    turned ``k`` quarter turns (``np.rot90``): a copy."""
+    n = round(len(squares) ** 0.5)
+    grid = np.asarray(squares).reshape((n, n) + squares.shape[1:])
+    return np.ascontiguousarray(np.rot90(grid, k, axes=(0, 1))).reshape(squares.shape)
 
 
 def default_reader(tileset: str, threads: int = 1, model: Any = None, rotation: int | None = None,
