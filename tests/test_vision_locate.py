@@ -384,3 +384,14 @@ def test_a_board_whose_edge_joins_a_turntable_is_outlined_by_its_frames_straight
     cfg = locate.LocateConfig()
     assert any(np.abs(quad - frame).max() < 6 for quad in locate._line_outlines(*locate._downscaled(gray, cfg), cfg))
     assert _grid_error(np.asarray(locate_board(image).corners, np.float32), corners) < 0.1
+
+
+def test_a_long_straight_edge_outside_the_board_leaves_the_boards_own_edges_a_pair():
+    """A rack lying straight below a board (a turntable around it: no closed outline) has the longest horizontal
+    line of the frame; the board's bottom edge, inside it, is still tried with the board's top edge."""
+    from tilecam.vision.locate import _edge_pairs
+
+    rack, top, bottom = [0, 460, 500, 460], [0, 60, 500, 60], [0, 400, 500, 400]
+    pairs = _edge_pairs(np.array([top, rack, bottom], np.float64), np.pi / 2, side=500)
+    found = [(a[1], b[1]) for a, b in pairs]
+    assert found[0] == (60, 460) and (60, 400) in found          # the outermost first, then the board's own

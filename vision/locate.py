@@ -62,6 +62,8 @@ LINE_MIN_LENGTH = 0.4
 LINE_VOTES = 0.25        # … with edge pixels on it along at least this share (the Hough transform's votes), …
 LINE_GAP = 0.03          # … whose breaks (a tile over the frame) are at most this share of that side, …
 LINE_FAMILY_DEG = 12     # … and opposite edges lie within this many degrees of parallel (perspective splays them)
+EDGE_APART = 0.05        # a line this share of the frame's side inside a family's outermost may be the board's edge
+LINE_OUTLINES = 6        # outlines from lines tried at most (the largest, a few px apart)
 
 
 @dataclass(frozen=True)
@@ -228,20 +230,32 @@ def _line_outlines(small: np.ndarray, scale: float, cfg: LocateConfig) -> list[n
         if len(along) < 2 or len(across) < 2:
             continue
         t = np.radians(base)
-        corners = [_intersect(a[:2], a[2:], b[:2], b[2:])
-                   for a in _outermost(along, t + np.pi / 2) for b in _outermost(across, t)]
-        if any(c is None for c in corners):
-            continue
-        quad = order_corners(np.array(corners, np.float32))
-        if cv2.contourArea(quad) >= min_area:
-            quads.append((cv2.contourArea(quad), quad / scale))
-    return _largest_apart(quads, keep=2)
+        for pair_a in _edge_pairs(along, t + np.pi / 2, side):
+            for pair_b in _edge_pairs(across, t, side):
+                corners = [_intersect(a[:2], a[2:], b[:2], b[2:]) for a in pair_a for b in pair_b]
+                if any(c is None for c in corners):
+                    continue
+                quad = order_corners(np.array(corners, np.float32))
+                if cv2.contourArea(quad) >= min_area:
+                    quads.append((cv2.contourArea(quad), quad / scale))
+    return _largest_apart(quads, keep=LINE_OUTLINES)
 
 
-def _outermost(lines: np.ndarray, normal: float) -> tuple[np.ndarray, np.ndarray]:
-    """The two lines (x1, y1, x2, y2) of a family furthest apart along the direction ``normal`` (radians)."""
+def _edge_pairs(lines: np.ndarray, normal: float, side: float) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Pairs of lines (x1, y1, x2, y2) of a family that may be the board's two opposite edges along the direction
+    ``normal`` (radians): at each end the outermost line, and the next one inwards at least ``EDGE_APART`` of the
+    frame's shorter side ``side`` away (a rack, a ruler or a score sheet lying straight beside the board has a long
+    edge of its own, outside the board's)."""
     offset = ((lines[:, :2] + lines[:, 2:]) / 2) @ np.array([np.cos(normal), np.sin(normal)])
-    return lines[int(np.argmin(offset))], lines[int(np.argmax(offset))]
+    order = np.argsort(offset)
+    lows, highs = [order[0]], [order[-1]]
+    inner = [i for i in order if offset[i] - offset[order[0]] >= EDGE_APART * side]
+    if inner:
+        lows.append(inner[0])
+    inner = [i for i in order[::-1] if offset[order[-1]] - offset[i] >= EDGE_APART * side]
+    if inner:
+        highs.append(inner[0])
+    return [(lines[lo], lines[hi]) for lo in lows for hi in highs if offset[hi] > offset[lo]]
 
 
 def _saturation_outlines(image: np.ndarray, cfg: LocateConfig) -> list[np.ndarray]:
