@@ -51,6 +51,7 @@ from tilecam.vision.moves.interpret import Interpretation, diff_board, interpret
 from tilecam.vision.moves import reader as readers
 from tilecam.vision.moves import turned
 from tilecam.vision.moves.belief import BoardMemory, FirstChanges, Look
+from tilecam.vision.moves.blanks import BlankMemory
 from tilecam.vision.moves.reader import Reader
 from tilecam.vision.moves.reading import (BLANK, EMPTY, OCCLUDED, Reading, ReadingError, as_reading, merge_readings,
                                           readings_agree)
@@ -165,10 +166,9 @@ class MoveTracker:
         self.memory = BoardMemory()
         self.first_changes = FirstChanges()   # when new squares first changed: the order of two plays in one change
         self._misread: dict[tuple[int, int], tuple[str, int]] = {}   # square -> (letter read since, settles seen)
-        self._bare: set[tuple[int, int]] = set()    # squares judged empty though read as a blank tile (see below)
+        self.blanks = BlankMemory()        # bare squares that read as blanks, blanks that read bare (.blanks)
         self._doubted: set[tuple[int, int]] = set()  # committed tiles whose letter the model gave under DOUBTED
         self._unclear: frozenset[tuple[int, int]] | None = None   # the new squares of the last board left unclear
-        self._unseen_blanks: set[tuple[int, int]] = set()   # committed blanks that read as the bare board (see below)
         self._went_on = False              # tiles were put down since a board was left unclear (see _decide)
         self.turns_seen: list[tuple[float, BoardTurn]] = []   # (t, turn): the board turned on the table, no move
         self._turn_news = ""               # a turn seen in the frame being tracked, said before its status
@@ -196,10 +196,9 @@ class MoveTracker:
         self.board = board
         self.last_play = None   # whatever the last play now is, the camera did not see it made
         self._misread = {}      # letters read against the old board count for nothing now
-        self._bare = set()
+        self.blanks.forget()
         self._doubted = set()
         self._unclear, self._went_on = None, False
-        self._unseen_blanks = set()
         # The board the camera last saw settled is not looked at again: after an undo or a refused play the tiles
         # are usually still down, and re-reading them would undo the players' decision. The next change counts.
 
@@ -353,16 +352,15 @@ class MoveTracker:
             self.status = "settled (waiting for a clock)"
             return []
         self._learn_board()
-        reading = self._with_unseen_blanks(reading)
+        reading = self.blanks.apply(reading, self.board, self.last_play)
         events: list[DetectedEvent] = self._corrections(reading, t)    # first: the play is judged on them
-        reading = self._without_bare(reading)
         result = self._decide(reading, clock is not None)
         if result.kind == "play" and self.config.rotations and next(iter(self.board.tiles()), None) is None:
             reading, result = self._first_play_turn(reading, result)
         if result.kind not in ("disturbed", "unclear"):
             self.first_changes.forget()     # decided: what changes next belongs to the next move (pending: kept)
         if result.kind in ("play", "withdraw+play", "none"):
-            self._bare |= {(r, c) for r, c in result.ignored if reading.grid[r][c] == BLANK}
+            self.blanks.judged_bare(result.ignored, reading)
         self._settled_handled = True
         player = clock[1] if clock else None
         if result.kind == "none":
@@ -391,8 +389,7 @@ class MoveTracker:
                     for r, c, tile in e.placement.new_tiles():
                         p = reading.probability(r, c, BLANK if tile.is_blank else tile.letter)
                         (self._doubted.add if p < DOUBTED else self._doubted.discard)((r, c))
-                        if tile.is_blank and reading.grid[r][c] == EMPTY:
-                            self._unseen_blanks.add((r, c))      # found in a gap: it will read bare again
+                    self.blanks.committed(e.placement, reading)
             self._doubted &= {(r, c) for r, c, _ in self.board.tiles()}    # a withdrawn tile's square is free
             self.status = "committed " + "; ".join(str(e) for e in events)
         if events:
@@ -424,33 +421,12 @@ class MoveTracker:
                 return again
         return result
 
-    def _with_unseen_blanks(self, reading: Reading) -> Reading:
-        """The reading with the committed blanks that read as the bare board (a blank found in a play's gap:
-        ``decide``'s ``hidden_blanks``) read as the blanks they are while they read bare — else every later board
-        would say a tile is missing there — unless their play is being taken back (another tile of the last play
-        read bare beside it)."""
-        self._unseen_blanks = {s for s in self._unseen_blanks if self.board[s] is not None and self.board[s].is_blank}
-        if not self._unseen_blanks:
-            return reading
-        last = {(r, c) for r, c, _ in self.last_play.new_tiles()} if self.last_play is not None else set()
-        taken_back = any(reading.grid[r][c] == EMPTY for r, c in last - self._unseen_blanks)
-        return reading.with_label({(r, c) for r, c in self._unseen_blanks if reading.grid[r][c] == EMPTY
-                                   and not (taken_back and (r, c) in last)}, BLANK)
-
     def _learn_board(self) -> None:
         """At a settle, the committed tiles were not corrected since they were committed (a correction comes back
         through ``sync``): the reader, where it can, learns this board's tiles from them (``VisionReader.learn``)."""
         learn = getattr(self._reader, "learn", None)
         if self.config.learn and learn is not None and next(iter(self.board.tiles()), None) is not None:
             learn(self._committed_reading().grid)
-
-    def _without_bare(self, reading: Reading) -> Reading:
-        """The reading with the squares once judged bare (a "blank" beside a play that made no word with it, or one
-        the set has no blank left for) read empty while they still read as a blank: the same white square reads
-        the same on every board, and would otherwise come back as a new tile. A square that reads anything else
-        is forgotten (a tile put there is read afresh)."""
-        self._bare = {(r, c) for r, c in self._bare if reading.grid[r][c] == BLANK and self.board[r, c] is None}
-        return reading.with_empty(self._bare)
 
     def _corrections(self, reading: Reading, t: float) -> list[DetectedEvent]:
         """Committed tiles that settled boards since have shown clearly as another letter, or as a bare square,
