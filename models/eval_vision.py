@@ -40,6 +40,7 @@ class Tally:
     tile_errors: int = 0
     empty_cells: int = 0
     empty_false_positives: int = 0
+    empty_read_covered: int = 0  # of them, read as covered (``#``): the reader saying it cannot see, not a tile
     unsure_touched: int = 0     # squares partly under the arm read as occluded (counted right)
     unsure_boards: int = 0      # boards the reader flagged as unsure (any square read unsurely)
     unsure_wrong: int = 0       # of the boards not fully right, those it flagged
@@ -86,6 +87,7 @@ class Tally:
         empty = t == EMPTY
         self.empty_cells += int(empty.sum())
         self.empty_false_positives += int((g[empty] != EMPTY).sum())
+        self.empty_read_covered += int((g[empty] == OCCLUDED).sum())
         self.tile_cells += int((~empty).sum())
         self.tile_errors += int((g[~empty] != t[~empty]).sum())
         wrong = (counted != board) & scored
@@ -122,7 +124,8 @@ class Tally:
             "set": self.name, "boards": str(self.boards),
             "per-cell error": f"{pct(self.cell_errors, self.cells)} ({self.cell_errors}/{self.cells})",
             "tile-cell error": f"{pct(self.tile_errors, self.tile_cells)} ({self.tile_errors}/{self.tile_cells})",
-            "empty false +": f"{pct(self.empty_false_positives, self.empty_cells)} ({self.empty_false_positives})",
+            "empty false +": f"{pct(self.empty_false_positives, self.empty_cells)} ({self.empty_false_positives}"
+                             + (f"; {self.empty_read_covered} read covered #)" if self.empty_read_covered else ")"),
             "boards fully correct": f"{self.boards_correct}/{self.boards} ({pct(self.boards_correct, self.boards)})",
             "boards flagged unsure (of them wrong)": f"{self.unsure_boards} ({self.unsure_wrong})",
             "no board found": str(self.not_found),

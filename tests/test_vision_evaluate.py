@@ -27,6 +27,7 @@ def test_tally_counts_errors_skips_occluded_and_allows_unsure_where_the_arm_touc
     strict = Tally("strict")
     strict.add(truth, _reading(read, corners), corners, skip=skip)
     assert strict.cell_errors == 3 and strict.empty_false_positives == 1
+    assert strict.empty_read_covered == 1 and strict.row()["empty false +"].endswith("(1; 1 read covered #)")
     skip[7, 8] = True
     again = Tally("skip")
     again.add(truth, _reading(read, corners), corners, skip=skip, unsure_ok=touched)
