@@ -65,28 +65,43 @@ def px_per_square(render: synth.Render) -> float:
     return square_px(np.asarray(render.corners, np.float64), len(render.grid))
 
 
-def evaluate_small(classifier: TileClassifier, seeds) -> list[tuple[Tally, list[float]]]:
+def evaluate_small(classifier: TileClassifier, seeds, frame: tuple[int, int] = FRAME
+                   ) -> list[tuple[Tally, list[float]]]:
     """Every seed's boards read as single photos and scored: a tally and the pixels a square of each board's
-    renders, per board of ``BOARDS``."""
+    renders, per board of ``BOARDS``; ``frame``: the renders' size (width, height)."""
     results = [(Tally(name), []) for name, _ in BOARDS]
     for seed in seeds:
-        for (tally, px), render in zip(results, boards_of(int(seed))):
+        for (tally, px), render in zip(results, boards_of(int(seed), frame)):
             px.append(px_per_square(render))
             score_render(tally, classifier, render, f"{seed} {render.style}")
     return results
 
 
+def _frame(text: str) -> tuple[int, int]:
+    """``WxH`` → (width, height)."""
+    try:
+        width, height = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a frame is WIDTHxHEIGHT in pixels, not {text!r}") from None
+    if width < 320 or height < 240:
+        raise argparse.ArgumentTypeError(f"a frame of {width}x{height} is too small to hold a board")
+    return width, height
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="tilecam bench small", description=__doc__.splitlines()[0])
     add_render_bench_options(parser, FIRST_RENDER)
+    parser.add_argument("--frame", type=_frame, default=FRAME, metavar="WxH",
+                        help="the renders' size (default 960x720; the Pi camera's full field at video rate: 2304x1296)")
     args = parser.parse_args(argv)
 
     classifier = bench_classifier(args)
     seeds = synth.HELDOUT_SEEDS[args.first_render:args.first_render + args.renders]
     t0 = time.perf_counter()
-    results = evaluate_small(classifier, seeds)
-    print(f"model {classifier.path}; held-out renders, seeds {seeds[0]}–{seeds[-1]} (the same scenes and "
-          f"positions in both columns, the travel board's fill x {TRAVEL_SCALE:.3f}), {time.perf_counter() - t0:.0f} s")
+    results = evaluate_small(classifier, seeds, args.frame)
+    print(f"model {classifier.path}; held-out renders {args.frame[0]}x{args.frame[1]}, seeds {seeds[0]}–{seeds[-1]} "
+          f"(the same scenes and positions in both columns, the travel board's fill x {TRAVEL_SCALE:.3f}), "
+          f"{time.perf_counter() - t0:.0f} s")
     rows = [{**tally.row(), "px per square, median": f"{np.median(px):.1f}"} for tally, px in results]
     print_table([{"set": row["set"], **{k: row.get(k, "-") for k in MEASURES}} for row in rows])
     print_wrong_boards([tally for tally, _ in results])

@@ -34,3 +34,14 @@ def test_bench_small_prints_both_boards_in_one_table(capsys):
                     "px per square, median", "total ms"):
         assert f"| {measure} | " in out
     assert "| boards | 2 | 2 |" in out
+
+
+def test_a_larger_frame_gives_the_boards_more_pixels_a_square_and_a_bad_frame_is_refused(capsys):
+    from tilecam.models.bench_small import _frame
+
+    small, = (px_per_square(r) for r in boards_of(SEEDS[0])[1:])
+    large, = (px_per_square(r) for r in boards_of(SEEDS[0], _frame("1920x1440"))[1:])
+    assert large / small == pytest.approx(2.0, rel=0.05)
+    with pytest.raises(SystemExit):
+        main(["bench", "small", "--frame", "wide"])
+    assert "WIDTHxHEIGHT" in capsys.readouterr().err
