@@ -395,3 +395,20 @@ def test_a_long_straight_edge_outside_the_board_leaves_the_boards_own_edges_a_pa
     pairs = _edge_pairs(np.array([top, rack, bottom], np.float64), np.pi / 2, side=500)
     found = [(a[1], b[1]) for a, b in pairs]
     assert found[0] == (60, 460) and (60, 400) in found          # the outermost first, then the board's own
+
+
+def test_a_travel_board_in_the_pi_cameras_wide_frame_is_looked_for_when_no_board_of_the_usual_size_is_there(
+        monkeypatch):
+    """A travel board turned on the table covers under 8 % of a 2304x1296 frame: no outline of the usual size holds
+    a grid, and the smaller outlines, tried only then, find it (renders of ``tilecam bench small --frame``)."""
+    from tilecam.models.bench_small import boards_of
+    from tilecam.vision import locate
+
+    _, travel = boards_of(950_031, (2304, 1296))
+    image = np.asarray(travel.image)
+    found = locate_board(image)
+    side = np.linalg.norm(np.asarray(travel.corners[1]) - np.asarray(travel.corners[0])) / 15
+    assert min(np.abs(np.roll(found.corners, k, 0) - travel.corners).max() for k in range(4)) < 0.1 * side
+    monkeypatch.setattr(locate, "SMALL_BOARD_FRACTION", 0.08)       # no second look: not found
+    with pytest.raises(BoardNotFound):
+        locate_board(image)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -64,6 +64,11 @@ LINE_GAP = 0.03          # … whose breaks (a tile over the frame) are at most 
 LINE_FAMILY_DEG = 12     # … and opposite edges lie within this many degrees of parallel (perspective splays them)
 EDGE_APART = 0.05        # a line this share of the frame's side inside a family's outermost may be the board's edge
 LINE_OUTLINES = 6        # outlines from lines tried at most (the largest, a few px apart)
+
+
+#: Where no board covering ``LocateConfig.min_board_fraction`` of the frame is found, outlines down to this share
+#: are tried: a travel board turned on the table covers 4-8 % of a 16:9 frame at a full-size board's camera height.
+SMALL_BOARD_FRACTION = 0.04
 
 
 @dataclass(frozen=True)
@@ -126,6 +131,13 @@ def locate_board(image: np.ndarray, cfg: LocateConfig = LocateConfig(), hint: Bo
                 found is None or found[0] < cfg.min_score or _premiums_prefer(premiums, other[1], found[1], cfg.size)
                 or _stronger(image, other, found, cfg.size)):
             found = other
+    if (found is None or found[0] < cfg.min_score) and cfg.min_board_fraction > SMALL_BOARD_FRACTION:
+        # No board of the usual size: a small one (a travel board in a wide frame) is looked for only now, as a
+        # smaller outline admitted beside a board's own may win over it (a region inside the board).
+        try:
+            return locate_board(image, replace(cfg, min_board_fraction=SMALL_BOARD_FRACTION))
+        except BoardNotFound:
+            pass
     if found is None:
         raise BoardNotFound(f"no Scrabble grid found in the frame (no outline holds a {cfg.size}x{cfg.size} "
                             "lattice)")
