@@ -157,6 +157,11 @@ class TileClassifier:
         out = self.session.run(names, feeds)
         return out[0], (out[1] if len(out) > 1 else None)
 
+    def bare_or_covered(self, probs: np.ndarray) -> np.ndarray:
+        """Per square (a row of ``probs``, calibrated), the probability that nothing readable lies on it: bare or
+        covered."""
+        return probs[:, [i for i, c in enumerate(self.classes) if c in (EMPTY, OCCLUDED)]].sum(axis=1)
+
     def in_views(self, crops: np.ndarray, references: np.ndarray | None, logits: np.ndarray,
                  embedding: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
         """``logits`` and ``embedding`` (of ``crops`` beside ``references``, as ``run`` gave them) with each square
@@ -167,8 +172,7 @@ class TileClassifier:
         if not px or not len(crops):
             return logits, embedding
         probs = self.calibrated(logits)
-        nothing = probs[:, [i for i, c in enumerate(self.classes) if c in (EMPTY, OCCLUDED)]].sum(axis=1)
-        ask = np.flatnonzero((probs.max(axis=1) < SURELY_READ) & (nothing < SURELY_READ))
+        ask = np.flatnonzero((probs.max(axis=1) < SURELY_READ) & (self.bare_or_covered(probs) < SURELY_READ))
         if not len(ask):
             return logits, embedding
         views = moved_views(np.asarray(crops)[ask], px)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from tilecam.vision.classify import EMPTY, OCCLUDED, SURELY_BARE, TileClassifier, letter_mask
+from tilecam.vision.classify import SURELY_BARE, TileClassifier, letter_mask
 from tilecam.vision.context import references_from_board
 from tilecam.vision.locate import BoardLocation, LocateConfig, locate_board
 from tilecam.vision.warp import cut_cells, warp_board
@@ -51,8 +51,7 @@ def upright_turn(crops: np.ndarray, refs: np.ndarray, probs: np.ndarray, classif
     letters surely only upright), which must beat the unturned one by ``TURN_MARGIN``. An empty board keeps
     rotation 0."""
     classes = list(classifier.classes)
-    not_tile = [classes.index(EMPTY), classes.index(OCCLUDED)]
-    ask = np.flatnonzero(probs[:, not_tile].sum(axis=1) < SURELY_BARE)
+    ask = np.flatnonzero(classifier.bare_or_covered(probs) < SURELY_BARE)
     reads, turned = [probs], []
     if len(ask):
         logits, embedding = classifier.run(_turned(crops, ask, (1, 2, 3)), _turned(refs, ask, (1, 2, 3)))
@@ -66,7 +65,7 @@ def upright_turn(crops: np.ndarray, refs: np.ndarray, probs: np.ndarray, classif
         reads += [probs] * 3
     tile = np.zeros(len(probs), bool)
     for p in reads:
-        tile |= p[:, not_tile].sum(axis=1) < 0.5
+        tile |= classifier.bare_or_covered(p) < 0.5
     letter = letter_mask(classes)
     scores = [float(np.log(p.max(axis=1) + 1e-9).sum()) for p in reads]
     sure = [int((p[tile][:, letter].max(axis=1) >= SURE_LETTER).sum()) for p in reads]

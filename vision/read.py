@@ -103,12 +103,18 @@ def squares_a_side(squares: np.ndarray) -> int:
     return round(len(squares) ** 0.5)
 
 
+def turned_places(squares: np.ndarray, k: int) -> np.ndarray:
+    """A board's per-square rows (crops, probabilities, logits, embeddings; row-major) moved to where the squares lie
+    on the board turned ``k`` quarter turns (``np.rot90``), each row as it is: a copy."""
+    size = squares_a_side(squares)
+    grid = np.asarray(squares).reshape((size, size) + squares.shape[1:])
+    return np.ascontiguousarray(np.rot90(grid, k, axes=(0, 1))).reshape(squares.shape)
+
+
 def turn_squares(squares: np.ndarray, k: int) -> np.ndarray:
     """A board's 225 (or 441) crops (or references) as they are cut from the rectified board turned ``k`` quarter
     turns (``np.rot90``): the squares change places and each crop turns with them."""
-    size = squares_a_side(squares)
-    grid = squares.reshape((size, size) + squares.shape[1:])
-    return np.ascontiguousarray(np.rot90(np.rot90(grid, k, axes=(0, 1)), k, axes=(2, 3))).reshape(squares.shape)
+    return np.ascontiguousarray(np.rot90(turned_places(squares, k), k, axes=(1, 2)))
 
 
 def read_board(image: np.ndarray, classifier: TileClassifier, tileset="english", hint=None,
@@ -150,8 +156,7 @@ def read_board(image: np.ndarray, classifier: TileClassifier, tileset="english",
         if found.rotation:
             turn = found.rotation
             # the squares upright_turn read turned are not read again (its readings are in unturned order)
-            order = np.rot90(np.arange(size * size).reshape(size, size), turn).reshape(-1)
-            logits, embedding = (None if a is None else a[order]
+            logits, embedding = (None if a is None else turned_places(a, turn)
                                  for a in reading_turned(found, turn, crops, refs, classifier))
             corners = rotate_corners(location.corners, turn)
             warped = np.ascontiguousarray(np.rot90(warped, turn))
@@ -181,5 +186,5 @@ def reading_of(probs: np.ndarray, classes, corners, warped, location, rotation, 
                         rotation % 4, conf < UNSURE_BELOW, embedding, references, logits)
 
 
-__all__ = ["BoardReading", "read_board", "reading_of", "rotate_corners", "turn_squares", "squares_a_side",
-           "letters_of", "EMPTY", "BLANK", "OCCLUDED", "UNSURE_BELOW"]
+__all__ = ["BoardReading", "read_board", "reading_of", "rotate_corners", "turn_squares", "turned_places",
+           "squares_a_side", "letters_of", "EMPTY", "BLANK", "OCCLUDED", "UNSURE_BELOW"]

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from tilecam.vision.classify import OCCLUDED, SURELY_BARE
+from tilecam.vision.classify import SURELY_BARE
 from tilecam.vision.moves.reading import EMPTY
 
 log = logging.getLogger(__name__)
@@ -153,7 +153,7 @@ class VisionReader:
         upright again in its own turn). The reader's turn is left as it is (:meth:`turn` changes it). Raises
         ``ReaderStateError`` before a first reading."""
         from tilecam.vision.context import references_from_board
-        from tilecam.vision.read import letters_of, reading_of, rotate_corners, turn_squares
+        from tilecam.vision.read import letters_of, reading_of, rotate_corners, turn_squares, turned_places
         from tilecam.vision.tilecounts import tile_caps
         from tilecam.vision.warp import cut_cells
 
@@ -173,9 +173,8 @@ class VisionReader:
             logits = embedding = None
         else:
             # a square read surely bare reads alike in every turn (``orient``): only the others are read turned
-            logits, embedding = (_moved(a, k) for a in (last.logits, last.embedding))
-            nothing = [i for i, c in enumerate(self.classifier.classes) if c in (EMPTY, OCCLUDED)]
-            ask = np.flatnonzero(_moved(last.probs, k)[:, nothing].sum(axis=1) < SURELY_BARE)
+            logits, embedding = (turned_places(a, k) for a in (last.logits, last.embedding))
+            ask = np.flatnonzero(self.classifier.bare_or_covered(turned_places(last.probs, k)) < SURELY_BARE)
         if len(ask):
             z, e = self.classifier.run(crops[ask], refs[ask])
             z, e = self.classifier.in_views(crops[ask], refs[ask], z, e)
@@ -234,14 +233,6 @@ class VisionReader:
             profile = BoardProfile([e for e, _ in looks], [y for _, y in looks], self._head)
             self.adapter = profile.adapter()
         return n
-
-
-def _moved(squares: np.ndarray, k: int) -> np.ndarray:
-    """Per-square rows (probabilities, logits, embeddings; row-major) moved to where the squares lie on the board
-    turned ``k`` quarter turns (``np.rot90``): a copy."""
-    n = round(len(squares) ** 0.5)
-    grid = np.asarray(squares).reshape((n, n) + squares.shape[1:])
-    return np.ascontiguousarray(np.rot90(grid, k, axes=(0, 1))).reshape(squares.shape)
 
 
 def default_reader(tileset: str, threads: int = 1, model: Any = None, rotation: int | None = None,

@@ -556,7 +556,6 @@ class MoveTracker:
                      "board is read so from now on", best.candidate.placement if best.candidate else "?", best_k,
                      best.score, result.score)
             self._read_from_now_on(best_k, readings[best_k], raws)
-            self.first_changes.forget()
         return readings[best_k], best
 
     def _read_turned(self, reading: Reading) -> tuple[list[Reading], list[Any]]:
