@@ -23,6 +23,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="squares a side: 15, or 21 for a Super Scrabble board (default 15)")
     p.add_argument("--rotation", type=int, default=None,
                    help="quarter turns that bring row 1 to the top (default: told from the letters)")
+    p.add_argument("--loose", action="store_true",
+                   help="tiles laid out anywhere, not a game's position: do not hold them to one joined group")
     p.add_argument("--threads", type=int, default=2, help="onnxruntime threads (default 2)")
     p.set_defaults(func=_read)
 
@@ -56,7 +58,8 @@ def _read(args: argparse.Namespace) -> int:
         return 2
     try:
         classifier = TileClassifier.load(args.model, threads=args.threads)
-        reading = read_board(image, classifier, tileset=args.tiles, rotation=args.rotation, size=args.size)
+        reading = read_board(image, classifier, tileset=args.tiles, rotation=args.rotation, size=args.size,
+                             settled=not args.loose)
     except BoardNotFound as exc:
         print(f"tilecam read: no board found in {args.image}: {exc}", file=sys.stderr)
         return 1

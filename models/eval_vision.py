@@ -19,6 +19,7 @@ import numpy as np
 from tilecam.engine.coords import square_name
 from tilecam.models.dataset import SHARED_BOARDS
 from tilecam.vision.classify import EMPTY, OCCLUDED, TileClassifier
+from tilecam.vision.connected import one_group
 from tilecam.vision.labelled import best_turn, labelled_photos, turned
 from tilecam.vision.locate import BoardNotFound
 from tilecam.vision.read import BoardReading, read_board
@@ -46,6 +47,7 @@ class Tally:
     unsure_wrong: int = 0       # of the boards not fully right, those it flagged
     turns_told: int = 0         # photos whose row 1 the reader told (labels upright: the label's turn is the truth)
     turns_right: int = 0        # of them, told right
+    loose: int = 0              # labels whose tiles are not one joined group (not a game's position)
     corner_errors: list[float] = field(default_factory=list)
     corner_squares: list[float] = field(default_factory=list)
     timings: list[dict[str, float]] = field(default_factory=list)
@@ -130,6 +132,8 @@ class Tally:
             "boards flagged unsure (of them wrong)": f"{self.unsure_boards} ({self.unsure_wrong})",
             "no board found": str(self.not_found),
             "row 1 told right": f"{self.turns_right}/{self.turns_told}" if self.turns_told else "-",
+            "read as games' positions (tiles joined)": (f"no: {self.loose} labels are not one group" if self.loose
+                                                        else "yes"),
             "touched by the arm, read # (counted right)": str(self.unsure_touched),
             "corner error median / max": corner,
             "corners within 1/10 square": within,
@@ -143,14 +147,19 @@ def _progress(done: int, total: int, what: str) -> None:
 
 def evaluate_folder(classifier: TileClassifier, folder: Path, tileset=None, name: str | None = None) -> Tally:
     """Every labelled photo of ``folder`` read as a single photo (the turn told by the reader), scored in the turn
-    of the reading that fits the label best. ``tileset`` None: every letter the model knows is allowed."""
+    of the reading that fits the label best. ``tileset`` None: every letter the model knows is allowed.
+
+    A folder is read as photos of games (``read_board(settled=True)``: a game's tiles hang together) unless one of
+    its labels is not one joined group of tiles — tiles laid out for a detector, not a game's position — when the
+    whole folder is read as loose tiles, and the table says how many labels were not game positions."""
     tally = Tally(name or folder.name)
     photos = labelled_photos(folder)
+    tally.loose = sum(not one_group(photo.board) for photo in photos)
     for i, photo in enumerate(photos):
         image = cv2.imread(str(photo.photo))
         label = f"{folder.name}/{photo.name}"
         try:
-            reading = read_board(image, classifier, tileset=tileset, rotation=None)
+            reading = read_board(image, classifier, tileset=tileset, rotation=None, settled=not tally.loose)
         except BoardNotFound:
             tally.add_not_found(list(photo.board), label)
             continue

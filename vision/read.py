@@ -17,6 +17,7 @@ import numpy as np
 from tilecam.vision.classify import BLANK, EMPTY, OCCLUDED, TileClassifier
 from tilecam.vision.context import references_from_board
 from tilecam.vision.locate import BoardLocation, LocateConfig, locate_board
+from tilecam.vision.connected import joined
 from tilecam.vision.tilecounts import tile_caps, within_tile_counts
 from tilecam.vision.warp import cut_cells, homography_to_rectified, warp_board
 
@@ -119,7 +120,8 @@ def turn_squares(squares: np.ndarray, k: int) -> np.ndarray:
 
 def read_board(image: np.ndarray, classifier: TileClassifier, tileset="english", hint=None,
                rotation: int | None = 0, cfg: LocateConfig = LocateConfig(),
-               references: np.ndarray | None = None, adapter=None, size: int | None = None) -> BoardReading:
+               references: np.ndarray | None = None, adapter=None, size: int | None = None,
+               settled: bool = True) -> BoardReading:
     """Read every square of the board in ``image``.
 
     ``size``: the board's squares a side, 15 or 21 (Super Scrabble); None: ``cfg.size`` (15 by default). The same
@@ -129,6 +131,8 @@ def read_board(image: np.ndarray, classifier: TileClassifier, tileset="english",
     tiles of this photo (``orient.upright_turn``). ``references``: each square's bare look from a calibration
     (the empty board, in the same rotation); None: from this board (``context.references_from_board``).
     ``adapter``: a board profile's adaptation (embedding, logits → logits), learnt from this board's tiles.
+    ``settled``: a photo of a game's board between turns, whose tiles all hang together (``connected.joined``);
+    False for a board that may be seen mid-play (the tracker's frames).
     Raises ``BoardNotFound`` when there is no board in the frame.
     """
     from tilecam.vision.orient import reading_turned, upright_turn
@@ -167,16 +171,19 @@ def read_board(image: np.ndarray, classifier: TileClassifier, tileset="english",
     t3 = time.perf_counter()
     return reading_of(probs, classifier.classes, corners, warped, location, turn, embedding, refs, logits,
                       {"localise": (t1 - t0) * 1000, "rectify": (t2 - t1) * 1000, "classify": (t3 - t2) * 1000,
-                       "total": (t3 - t0) * 1000}, tile_caps(classifier.classes, tileset))
+                       "total": (t3 - t0) * 1000}, tile_caps(classifier.classes, tileset), settled)
 
 
 def reading_of(probs: np.ndarray, classes, corners, warped, location, rotation, embedding, references, logits,
-               timings, caps: dict[int, int] | None = None) -> BoardReading:
+               timings, caps: dict[int, int] | None = None, settled: bool = False) -> BoardReading:
     """The reading of a board's probabilities (one row a square, row-major; the board's size from their count):
     the most probable board within the tile set's counts (``caps``, ``tilecounts.tile_caps``; None: each square's
-    most probable class), each square's confidence that of its label, the unsure ones flagged."""
+    most probable class) and, ``settled``, with its tiles joined (``connected.joined``), each square's confidence
+    that of its label, the unsure ones flagged."""
     size = squares_a_side(probs)
     choice = within_tile_counts(probs, caps or {})
+    if settled:
+        choice = joined(probs, choice, classes, caps)
     labels = [classes[i] for i in choice]
     conf = probs[np.arange(len(probs)), choice].reshape(size, size)
     grid_labels = tuple(tuple(labels[r * size:(r + 1) * size]) for r in range(size))

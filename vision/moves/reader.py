@@ -67,7 +67,8 @@ class VisionReader:
         classifier, tileset = self.classifier, self.tileset
         # the last location is the hint: kept while it still fits the frame, found again when the board moved
         reading = read_board(image, classifier, tileset=tileset, hint=self.hint, rotation=self.rotation or 0,
-                             references=self._references(self.rotation or 0), adapter=self.adapter, size=self.size)
+                             references=self._references(self.rotation or 0), adapter=self.adapter, size=self.size,
+                             settled=False)
         self.hint = getattr(reading, "location", None)
         # Until the turn is known, every read of a board with no hand over it tells it from all four readings
         # (``orient.upright_turn``: a letter lying sideways or upside down may read as a bare square, so the
@@ -89,7 +90,7 @@ class VisionReader:
                 if found.rotation:
                     reading = read_board(image, classifier, tileset=tileset, hint=reading.location,
                                          rotation=found.rotation, references=self._references(found.rotation),
-                                         adapter=self.adapter, size=self.size)
+                                         adapter=self.adapter, size=self.size, settled=False)
         self.last = reading
         self.squares_read.append(self.size * self.size)
         self.classify_s.append(reading.timings.get("classify", 0.0) / 1000)
