@@ -544,7 +544,8 @@ def reletter(grid, tileset: str, rng: np.random.Generator, favoured: tuple[str, 
 def random_grid(rng: np.random.Generator, tileset: str = "english", tiles: int | None = None, size: int = SIZE
                 ) -> tuple[str, ...]:
     """A plausible position on a ``size`` x ``size`` board: crossing runs of tiles drawn out of the tile set's bag
-    (no more of a letter, or blanks, than the set holds), starting through the centre."""
+    (no more of a letter, or blanks, than the set holds), starting through the centre, every tile joined to the
+    others as in a game."""
     from tilecam.engine.tiles import TileSet
 
     ts = TileSet.load(tileset)
@@ -573,7 +574,17 @@ def random_grid(rng: np.random.Generator, tileset: str = "english", tiles: int |
             if board[i][j] == "." and placed < target and bag:
                 board[i][j] = bag.pop(int(rng.integers(len(bag))))
                 placed += 1
-    return tuple("".join(row) for row in board)
+    return _joined_to_centre(board)
+
+
+def _joined_to_centre(board: list[list[str]]) -> tuple[str, ...]:
+    """The rows of ``board`` with only the tiles joined to the centre square's: a run cut short by the target may
+    stop before the tile it hangs on, and a game's tiles all hang together."""
+    mid = len(board) // 2
+    tiles = np.array([[ch != "." for ch in row] for row in board], np.uint8)
+    groups = cv2.connectedComponents(tiles, connectivity=4)[1]
+    keep = groups == groups[mid, mid]
+    return tuple("".join(ch if keep[r, c] else "." for c, ch in enumerate(row)) for r, row in enumerate(board))
 
 
 def random_arm(rng: np.random.Generator, size: int = SIZE) -> list[tuple[float, float]]:
