@@ -11,9 +11,10 @@ not tuned for small boards), the turn told by the reader, and scored as ``tileca
 renders. The arm is drawn in squares, so it covers the same squares of both boards (a real arm over a travel board
 covers more of them). These are renders, not photos of a real travel board.
 
-Not measured: Tile Lock boards (the travel and deluxe boards whose tiles sit in recesses of a raised plastic grid).
-The renderer draws a flat board with tiles lying on it; it cannot draw the raised grid, its walls' shadows, or
-tiles sunk between them.
+A third column draws the travel board as a Tile Lock board (``synth.Scene.tile_lock``: the tiles sit in the
+recesses of a raised plastic grid, smaller than the square and held straight; the walls dark, lit on top, casting a
+shadow into each recess). The walls are drawn flat, as seen from straight above: a tilted camera would see a wall
+hide part of the recess beyond it, which the renderer does not draw.
 """
 
 from __future__ import annotations
@@ -40,8 +41,9 @@ FRAME = (960, 720)        # the frame of every held-out render (width, height)
 #: across against ~29 cm). At the same camera height the board, and every square on it, spans this share of the
 #: pixels a side the full-size board's does.
 TRAVEL_SCALE = 12 / 19
-#: The columns: name, and the factor on the scene's ``fill``.
-BOARDS = (("full-size board (~19 mm squares)", 1.0), ("travel board (~12 mm squares)", TRAVEL_SCALE))
+#: The columns: name, the factor on the scene's ``fill``, and whether the board is a Tile Lock board.
+BOARDS = (("full-size board (~19 mm squares)", 1.0, False), ("travel board (~12 mm squares)", TRAVEL_SCALE, False),
+          ("Tile Lock travel board (tiles in recesses)", TRAVEL_SCALE, True))
 #: Shown in the table, in this order (the rest of ``Tally.row`` is the Vision tables' detail).
 MEASURES = ("boards", "per-cell error", "tile-cell error", "empty false +", "boards fully correct",
             "boards flagged unsure (of them wrong)", "no board found", "corners within 1/10 square",
@@ -56,8 +58,9 @@ def boards_of(seed: int, frame: tuple[int, int] = FRAME) -> list[synth.Render]:
     scene = synth.sample_scene(rng, "english", synth.HELDOUT_STYLES)
     grid = synth.random_grid(rng, scene.tileset)
     hand = synth.random_arm(rng) if rng.random() < 0.3 else None
-    return [synth.render_board(grid, seed=seed, scene=replace(scene, fill=scene.fill * k), hand=hand, size=frame)
-            for _, k in BOARDS]
+    return [synth.render_board(grid, seed=seed, scene=replace(scene, fill=scene.fill * k, tile_lock=lock), hand=hand,
+                               size=frame)
+            for _, k, lock in BOARDS]
 
 
 def px_per_square(render: synth.Render) -> float:
@@ -69,7 +72,7 @@ def evaluate_small(classifier: TileClassifier, seeds, frame: tuple[int, int] = F
                    ) -> list[tuple[Tally, list[float]]]:
     """Every seed's boards read as single photos and scored: a tally and the pixels a square of each board's
     renders, per board of ``BOARDS``; ``frame``: the renders' size (width, height)."""
-    results = [(Tally(name), []) for name, _ in BOARDS]
+    results = [(Tally(name), []) for name, _, _ in BOARDS]
     for seed in seeds:
         for (tally, px), render in zip(results, boards_of(int(seed), frame)):
             px.append(px_per_square(render))

@@ -194,6 +194,7 @@ class Scene:
     distractors: int = 3
     distance: float = 2.6       # camera height in board sides: nearer is stronger perspective
     reletter: bool = False      # the grid's tiles get letters of ``tileset`` when rendered (``TRAINING_TILESET_MIX``)
+    tile_lock: bool = False     # a Tile Lock board: tiles sunk in the recesses of a raised plastic grid (``_raise_walls``)
 
 
 @dataclass(frozen=True, eq=False)
@@ -401,6 +402,8 @@ def _flat_board(scene: Scene, grid: tuple[str, ...], rng: np.random.Generator, h
     design, tile_style, font = scene.style.split("/")
     frame_px = _frame_px(scene)
     img = _board_base(design, frame_px, layout).copy()
+    if scene.tile_lock:
+        _raise_walls(img, frame_px, len(grid))
     values, faces = _values(scene.tileset), _faces(scene.tileset)
     seed = int(rng.integers(2**31))
     for r, row in enumerate(grid):
@@ -416,11 +419,39 @@ def _flat_board(scene: Scene, grid: tuple[str, ...], rng: np.random.Generator, h
             patch = _cached_tile(faces.get(letter, letter), blank, values.get(letter, 1), tile_style, font, variant)
             angle = float(np.clip(square_rng.normal(0, 1.8), -4, 4))
             dx, dy = np.clip(square_rng.normal(0, 0.035 * CELL, 2), -0.08 * CELL, 0.08 * CELL)
+            if scene.tile_lock:     # held square by its recess: smaller than the square, barely turned or moved
+                side = CELL - TILE_LOCK_WALL - 2
+                patch = cv2.resize(patch, (side, side), interpolation=cv2.INTER_AREA)
+                angle, dx, dy = angle / 4, dx / 4, dy / 4
             cx, cy = frame_px + (c + 0.5) * CELL + dx, frame_px + (r + 0.5) * CELL + dy
             _paste_rotated(img, patch, cx, cy, angle)
     if hand:
         _draw_arm(img, hand, frame_px, rng)
     return img, frame_px
+
+
+#: A Tile Lock board's wall between two recesses, in pixels of a flat board's ``CELL``-pixel square (about 2 of a
+#: square's 12 mm), and the shadow it casts into the recess on its far side from the light.
+TILE_LOCK_WALL, TILE_LOCK_SHADOW = 7, 4
+
+
+def _raise_walls(img: np.ndarray, frame_px: int, size: int) -> None:
+    """Draw a Tile Lock board's raised grid over the flat board ``img`` (in place): walls of dark plastic, lit on
+    their top and left faces, each casting a shadow into the recesses below and right of it (the light from the
+    top left), the squares' prints at the bottom of the recesses."""
+    wall, shade = TILE_LOCK_WALL, TILE_LOCK_SHADOW
+    plastic = np.array((58, 58, 62), np.float32)
+    for i in range(size + 1):
+        p = frame_px + i * CELL
+        lo, hi = max(p - wall // 2, 0), p + (wall + 1) // 2
+        for axis in (0, 1):
+            span = (slice(lo, hi), slice(frame_px - wall // 2, frame_px + size * CELL + wall // 2))
+            box = span if axis == 0 else span[::-1]
+            shadow = (slice(hi, hi + shade), span[1]) if axis == 0 else (span[1], slice(hi, hi + shade))
+            img[shadow] = (img[shadow].astype(np.float32) * 0.55).astype(np.uint8)
+            img[box] = plastic.astype(np.uint8)
+            lit = (slice(lo, lo + 2), span[1]) if axis == 0 else (span[1], slice(lo, lo + 2))
+            img[lit] = np.clip(plastic * 1.9, 0, 255).astype(np.uint8)
 
 
 def _paste_rotated(img: np.ndarray, patch: np.ndarray, cx: float, cy: float, angle: float) -> None:

@@ -404,7 +404,7 @@ def test_a_travel_board_in_the_pi_cameras_wide_frame_is_looked_for_when_no_board
     from tilecam.models.bench_small import boards_of
     from tilecam.vision import locate
 
-    _, travel = boards_of(950_031, (2304, 1296))
+    _, travel, _ = boards_of(950_031, (2304, 1296))
     image = np.asarray(travel.image)
     found = locate_board(image)
     side = np.linalg.norm(np.asarray(travel.corners[1]) - np.asarray(travel.corners[0])) / 15
