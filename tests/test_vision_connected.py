@@ -81,3 +81,14 @@ def test_one_group_tells_a_game_position_from_tiles_laid_out_anywhere():
 def test_the_tile_counts_of_the_set_name_the_blank():
     caps = tile_caps(CLASSES, "english")
     assert caps[CLASSES.index("?")] == 2
+
+
+def test_a_join_the_set_has_no_tiles_left_for_is_not_made():
+    layout = [".....",
+              ".....",
+              ".A.BA",
+              ".....",
+              "....."]
+    probs = board_probs(layout, doubt={(2, 2): [0.6, 0.0, 0.0, 0.4, 0.0]})
+    caps = {CLASSES.index(c): n for c, n in (("A", 2), ("B", 1), ("?", 0))}       # every tile of the set is down
+    assert read(probs, caps)[2] == "...BA"                  # the stray A is read bare: nothing could join it

@@ -76,10 +76,10 @@ def joined(probs: np.ndarray, choice: np.ndarray, classes: Sequence[str],
         loss_away = float(sum(chosen[i] - logp[i, best_other[i]] for i in members if tiles[i]))
         path, loss_join = _cheapest_path(groups == g, groups == game,
                                          chosen - logp[np.arange(len(choice)), best_tile], size)
-        if path is not None:
-            path_tiles = _tiles_left(logp[path], left_counts(choice, caps or {}), is_tile)
+        path_tiles = None if path is None else _tiles_left(logp[path], left_counts(choice, caps or {}), is_tile)
+        if path_tiles is not None:
             loss_join = float((chosen[path] - logp[path, path_tiles]).sum())
-        if path is not None and loss_join < loss_away:
+        if path_tiles is not None and loss_join < loss_away:
             choice[path] = path_tiles
         else:
             away = members[tiles[members]]
@@ -93,15 +93,17 @@ def left_counts(choice: np.ndarray, caps: dict[int, int]) -> dict[int, int]:
     return {c: cap - int((choice == c).sum()) for c, cap in caps.items()}
 
 
-def _tiles_left(logp: np.ndarray, left: dict[int, int], is_tile: np.ndarray) -> np.ndarray:
+def _tiles_left(logp: np.ndarray, left: dict[int, int], is_tile: np.ndarray) -> np.ndarray | None:
     """Each of the squares ``logp`` (squares x classes) read as its likeliest tile the set still has (``left``),
-    the squares that lose least by it served first."""
+    the squares that lose least by it served first; None when the set has too few tiles left."""
     left = dict(left)
     out = np.zeros(len(logp), int)
     allowed = np.tile(is_tile, (len(logp), 1))
     todo = list(range(len(logp)))
     while todo:
         options = np.where(allowed[todo], logp[todo], -np.inf)
+        if not np.isfinite(options.max()):
+            return None
         k = int(options.max(axis=1).argmax())        # the square whose best tile is likeliest
         i, c = todo[k], int(options[k].argmax())
         if left.get(c, 1) <= 0:
