@@ -17,6 +17,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from tilecam.vision.median import median
 from tilecam.vision.warp import CELL_PX, CONTEXT_PX
 
 #: Share of a kind's squares, the flattest first, whose median is that kind's bare look: under a quarter of the
@@ -57,7 +58,7 @@ def references_from_board(crops: np.ndarray, kinds: np.ndarray | None = None) ->
         members = np.flatnonzero(kinds == kind)
         keep = max(1, int(round(len(members) * FLATTEST_SHARE)))
         flattest = members[np.argsort(flat[members], kind="stable")[:keep]]
-        refs[members] = np.median(crops[flattest], axis=0).astype(crops.dtype)
+        refs[members] = median(crops[flattest], axis=0).astype(crops.dtype)
     return refs
 
 

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from tilecam.vision.median import median
+
 CAP = 0.1                   # squares: a point further from its line than this is not on it
 MIN_POINTS = 12
 
@@ -74,7 +76,7 @@ def fit_grid(points: np.ndarray, axis: np.ndarray, index: np.ndarray, weights: n
     for _ in range(3):
         g = _fit_homography(points[keep], axis[keep], index[keep], weights[keep], grid_size)
         dist = _line_distances(g, points, axis, index)
-        new_keep = dist < max(0.04, 3 * float(np.median(dist[keep])))
+        new_keep = dist < max(0.04, 3 * float(median(dist[keep])))
         if new_keep.sum() < MIN_POINTS or (new_keep == keep).all():
             break
         keep = new_keep

@@ -33,6 +33,7 @@ import numpy as np
 
 from tilecam.vision.gridfit import fit_grid, grid_corners
 from tilecam.vision.layoutsearch import layout_fit, search_layout
+from tilecam.vision.median import median
 from tilecam.vision.premiums import (board_lab, box_ink, colour_apart_patches, hole_ink, misfit, premium_centres,
                                      premium_hull, saturated_patches, square_colours)
 from tilecam.vision.warp import homography_to_rectified
@@ -386,8 +387,8 @@ def _profiles(square: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     gx = np.abs(cv2.Sobel(f, cv2.CV_32F, 1, 0, ksize=3))
     gy = np.abs(cv2.Sobel(f, cv2.CV_32F, 0, 1, ksize=3))
     # Use the median across the perpendicular direction: tiles and letters are local, grid lines run the whole way.
-    col = np.median(gx[::8], axis=0) + 0.5 * gx.mean(axis=0)
-    row = np.median(gy[:, ::8], axis=1) + 0.5 * gy.mean(axis=1)
+    col = median(gx[::8], axis=0) + 0.5 * gx.mean(axis=0)
+    row = median(gy[:, ::8], axis=1) + 0.5 * gy.mean(axis=1)
     return col, row
 
 
@@ -486,11 +487,11 @@ def _refine_grid(gray: np.ndarray, corners: np.ndarray, cfg: LocateConfig, bands
     for axis, g in enumerate(gradients):
         for b in range(bands):
             lo, hi = int(edges[b]), int(edges[b + 1])
-            profile = np.convolve(np.median(g[lo:hi:2], axis=0), kernel, mode="same")
+            profile = np.convolve(median(g[lo:hi:2], axis=0), kernel, mode="same")
             across = (lo + hi) / 2              # where the strip lies in the square, across the lines
             values = profile[window]
             peak = np.argmax(values, axis=1)
-            strength = values[np.arange(size + 1), peak] / (np.median(values, axis=1) + 1e-3)
+            strength = values[np.arange(size + 1), peak] / (median(values, axis=1) + 1e-3)
             for k in np.nonzero((peak > 0) & (peak < 2 * reach) & (strength >= 1.2))[0]:
                 # (a peak at the window's edge is not this line; a weak one is no line: under a tile)
                 i = int(window[k, peak[k]])
@@ -627,7 +628,7 @@ def _layout_agreement(cells: np.ndarray, kinds: np.ndarray, near: float = 14.0) 
     typical, shares = [], []
     for kind in names:
         colours = cells[kinds == kind]
-        t = np.median(colours, axis=0)
+        t = median(colours, axis=0)
         typical.append(t)
         shares.append(float(np.mean(np.linalg.norm(colours - t, axis=1) < near)))
     typical = np.array(typical)

@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from tilecam.vision.colour import bgr_to_lab8
+from tilecam.vision.median import median
 
 CELL_PX = 12            # a cell's side in the rectified board the colours are measured in
 REACH = 0.4             # the window reaches this far (in squares) beyond the cell on each side
@@ -46,14 +47,14 @@ def premium_centres(image: np.ndarray, corners: np.ndarray, kinds: np.ndarray
     c = CELL_PX
     lab, h = board_lab(image, corners, size, c)
     middles = square_colours(lab, size, c)[1:-1, 1:-1]
-    plain = np.median(middles[kinds == ""], axis=0)
+    plain = median(middles[kinds == ""], axis=0)
     reach = REACH * c
     from_plain = _distance(lab, plain)
     found_px, found_cells = [], []
     for kind in np.unique(kinds):
         if kind == "":
             continue
-        typical = np.median(middles[kinds == kind], axis=0)
+        typical = median(middles[kinds == kind], axis=0)
         apart = float(np.abs(typical - plain).sum())
         if apart < MIN_APART:
             continue                    # this kind looks like the plain squares here (or tiles cover most)
@@ -120,7 +121,7 @@ def premium_hull(small: np.ndarray, min_side: float, mask: np.ndarray | None = N
     if len(patches) < 8:
         return None
     areas = stats[patches, 4].astype(np.float64)
-    typical = float(np.median(areas))
+    typical = float(median(areas))
     patches = [i for i, a in zip(patches, areas) if 0.3 * typical <= a <= 3 * typical]
     group = _largest_group(centroids[patches], BLOB_LINK * np.sqrt(typical))
     if len(group) < 8:
@@ -133,7 +134,7 @@ def box_ink(box: np.ndarray, inside: np.ndarray) -> float:
     """Share of the pixels in a patch's box, outside the patch, much darker than it: on a pale board only a tile's
     letter is."""
     outside = ~inside
-    return float((box[outside] < np.median(box[inside]) - 40).mean()) if outside.any() else 0.0
+    return float((box[outside] < median(box[inside]) - 40).mean()) if outside.any() else 0.0
 
 
 def hole_ink(box: np.ndarray, inside: np.ndarray) -> float:
@@ -143,7 +144,7 @@ def hole_ink(box: np.ndarray, inside: np.ndarray) -> float:
     filled = np.zeros(inside.shape, np.uint8)
     cv2.drawContours(filled, contours, -1, 1, -1)
     holes = (filled > 0) & ~inside
-    return float((box[holes] < np.median(box[inside]) - 40).sum() / max(int(filled.sum()), 1))
+    return float((box[holes] < median(box[inside]) - 40).sum() / max(int(filled.sum()), 1))
 
 
 def _largest_group(points: np.ndarray, link: float) -> list[int]:

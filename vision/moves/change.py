@@ -28,6 +28,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from tilecam.vision.median import median
+
 CELL = 16             # pixels a square is compared at: half the reader's 32, enough for a letter's strokes
 BLUR_SIGMA = 1.0      # pixels (at CELL): a pattern moved by a pixel of misregistration stays the same pattern
 LIGHT_WINDOW = 5      # squares a side of the neighbourhood whose median colour change is the light's change
@@ -107,6 +109,6 @@ def changed_squares(before: Signature, after: Signature) -> np.ndarray:
     gain = np.exp(light.mean(axis=2))[:, :, None, None]            # the gray pattern scales with the light
     diff = np.sqrt(((after.pattern - before.pattern * gain) ** 2).mean(axis=(2, 3)))
     stronger = np.maximum(after.spread, before.spread * gain[:, :, 0, 0])
-    floor = max(PATTERN_LEVELS, NOISE_TIMES * float(np.median(diff)))
+    floor = max(PATTERN_LEVELS, NOISE_TIMES * float(median(diff)))
     pattern = diff > np.maximum(floor, PATTERN_SHARE * stronger)
     return colour | pattern
