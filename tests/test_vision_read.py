@@ -248,3 +248,22 @@ def test_a_reading_in_five_views_keeps_its_logits_the_last_layer_of_its_embeddin
     reading = read_board(cv2.imread(str(game04 / "image-20.jpg")), classifier, tileset="german")
     w, b = head_of(reading.embedding, reading.logits)
     assert np.abs(reading.embedding @ w.T + b - reading.logits).max() < 1e-3
+
+
+def test_a_photo_of_a_game_reads_a_lone_tile_as_a_stray_but_the_trackers_frames_keep_it(classifier):
+    """A single photo of a game's board: a tile apart from the game's cannot be (every play touches the tiles down),
+    so the reading takes it for what it likelier is. The tracker reads boards mid-play, where a hand may lay a
+    word's far tile first: there it stays a tile."""
+    from tilecam.models import synth
+    from tilecam.vision.tracker import default_reader
+
+    board = ["." * 15] * 15
+    board[7] = "......CAT......"
+    board[2] = "..Q............"
+    image = np.asarray(synth.render_board(tuple(board), seed=900_003, styles=synth.TRAINING_STYLES).image)
+    tiles = lambda reading: sorted(ch for row in reading.grid for ch in row if ch not in ".#")   # noqa: E731
+    photo = read_board(image, classifier, tileset="english", rotation=None)     # the board lies a quarter turn round
+    assert photo.rotation == 3 and tiles(photo) == ["A", "C", "T"]               # the stray is gone
+    turn = photo.rotation
+    assert tiles(read_board(image, classifier, tileset="english", rotation=turn, settled=False)) == ["A", "C", "Q", "T"]
+    assert tiles(default_reader("english", rotation=turn)(image)) == ["A", "C", "Q", "T"]
