@@ -194,7 +194,7 @@ class Scene:
     distractors: int = 3
     distance: float = 2.6       # camera height in board sides: nearer is stronger perspective
     reletter: bool = False      # the grid's tiles get letters of ``tileset`` when rendered (``TRAINING_TILESET_MIX``)
-    tile_lock: bool = False     # a Tile Lock board: tiles sunk in the recesses of a raised plastic grid (``_raise_walls``)
+    tile_lock: bool = False     # a Tile Lock board: tiles in the recesses of a raised grid (``_raise_walls``)
 
 
 @dataclass(frozen=True, eq=False)
