@@ -419,7 +419,7 @@ def _flat_board(scene: Scene, grid: tuple[str, ...], rng: np.random.Generator, h
             patch = _cached_tile(faces.get(letter, letter), blank, values.get(letter, 1), tile_style, font, variant)
             angle = float(np.clip(square_rng.normal(0, 1.8), -4, 4))
             dx, dy = np.clip(square_rng.normal(0, 0.035 * CELL, 2), -0.08 * CELL, 0.08 * CELL)
-            if scene.tile_lock:     # held square by its recess: smaller than the square, barely turned or moved
+            if scene.tile_lock:     # held by its recess: smaller than the square, barely turned or moved
                 side = CELL - TILE_LOCK_WALL - 2
                 patch = cv2.resize(patch, (side, side), interpolation=cv2.INTER_AREA)
                 angle, dx, dy = angle / 4, dx / 4, dy / 4
@@ -611,9 +611,10 @@ def random_grid(rng: np.random.Generator, tileset: str = "english", tiles: int |
 def _joined_to_centre(board: list[list[str]]) -> tuple[str, ...]:
     """The rows of ``board`` with only the tiles joined to the centre square's: a run cut short by the target may
     stop before the tile it hangs on, and a game's tiles all hang together."""
+    from tilecam.vision.connected import groups_of
+
     mid = len(board) // 2
-    tiles = np.array([[ch != "." for ch in row] for row in board], np.uint8)
-    groups = cv2.connectedComponents(tiles, connectivity=4)[1]
+    groups = groups_of(np.array([[ch != "." for ch in row] for row in board]))
     keep = groups == groups[mid, mid]
     return tuple("".join(ch if keep[r, c] else "." for c, ch in enumerate(row)) for r, row in enumerate(board))
 

@@ -36,11 +36,11 @@ def one_group(board: Sequence[str]) -> bool:
     (a covered square joins: a tile may be under it)."""
     labels = np.array([list(row) for row in board])
     tiles = (labels != EMPTY) & (labels != OCCLUDED)
-    return len(np.unique(_groups(labels != EMPTY)[tiles])) <= 1
+    return len(np.unique(groups_of(labels != EMPTY)[tiles])) <= 1
 
 
-def _groups(joining: np.ndarray) -> np.ndarray:
-    """Each square's group (0: none) of the squares ``joining`` (a board's mask), joined side to side."""
+def groups_of(joining: np.ndarray) -> np.ndarray:
+    """Each square's group (0: none; 1, 2, …) of the squares ``joining`` (a board's mask), joined side to side."""
     return cv2.connectedComponents(joining.astype(np.uint8), connectivity=4)[1]
 
 
@@ -63,7 +63,7 @@ def joined(probs: np.ndarray, choice: np.ndarray, classes: Sequence[str],
             left[c] = (choice == c).sum() < cap
         best_tile = np.where(left, logp, -np.inf).argmax(axis=1)
         tiles = is_tile[choice]
-        groups = _groups((tiles | covered).reshape(size, size)).ravel()
+        groups = groups_of((tiles | covered).reshape(size, size)).ravel()
         count = int(groups.max())
         sizes = np.bincount(groups[tiles], minlength=count + 1)
         if (sizes[1:] > 0).sum() <= 1:
@@ -147,4 +147,4 @@ def _cheapest_path(start: np.ndarray, goal: np.ndarray, cost: np.ndarray, size: 
     return None, float("inf")
 
 
-__all__ = ["joined", "one_group", "tile_columns", "left_counts"]
+__all__ = ["groups_of", "joined", "left_counts", "one_group", "tile_columns"]
