@@ -55,14 +55,14 @@ def joined(probs: np.ndarray, choice: np.ndarray, classes: Sequence[str],
     logp = np.log(np.maximum(probs, 1e-30))
     is_tile = tile_columns(classes)
     best_other = np.where(is_tile, -np.inf, logp).argmax(axis=1)
-    covered = np.asarray(classes)[choice] == OCCLUDED
     for _ in range(len(choice)):            # each round joins or removes one group: it ends
         chosen = logp[np.arange(len(choice)), choice]
+        counts = left_counts(choice, caps or {})
         left = is_tile.copy()
-        for c, cap in (caps or {}).items():
-            left[c] = (choice == c).sum() < cap
+        left[list(counts)] &= np.array([n > 0 for n in counts.values()], bool)
         best_tile = np.where(left, logp, -np.inf).argmax(axis=1)
         tiles = is_tile[choice]
+        covered = np.asarray(classes)[choice] == OCCLUDED
         groups = groups_of((tiles | covered).reshape(size, size)).ravel()
         count = int(groups.max())
         sizes = np.bincount(groups[tiles], minlength=count + 1)
@@ -74,17 +74,15 @@ def joined(probs: np.ndarray, choice: np.ndarray, classes: Sequence[str],
         g = min(stray, key=lambda g: sizes[g])           # the smallest first: most often a misread alone
         members = np.flatnonzero(groups == g)
         loss_away = float(sum(chosen[i] - logp[i, best_other[i]] for i in members if tiles[i]))
-        path, loss_join = _cheapest_path(groups == g, groups == game,
-                                         chosen - logp[np.arange(len(choice)), best_tile], size)
-        path_tiles = None if path is None else _tiles_left(logp[path], left_counts(choice, caps or {}), is_tile)
-        if path_tiles is not None:
-            loss_join = float((chosen[path] - logp[path, path_tiles]).sum())
-        if path_tiles is not None and loss_join < loss_away:
+        # the path is the cheapest with each square its own best tile left; the join's loss is counted once its
+        # squares share out what the set has left
+        path, _ = _cheapest_path(groups == g, groups == game, chosen - logp[np.arange(len(choice)), best_tile], size)
+        path_tiles = None if path is None else _tiles_left(logp[path], counts, is_tile)
+        if path_tiles is not None and float((chosen[path] - logp[path, path_tiles]).sum()) < loss_away:
             choice[path] = path_tiles
         else:
             away = members[tiles[members]]
             choice[away] = best_other[away]
-        covered = np.asarray(classes)[choice] == OCCLUDED
     return choice
 
 
