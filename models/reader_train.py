@@ -3,7 +3,7 @@
     python -m tilecam.models.reader_train --out models/ --boards 1500 --epochs 6 --real-photos DIR … \
         --tile-crops DIR … --seed 1
 
-CPU only (two threads, as here); ``--device cuda`` where a GPU is lent. The model has two inputs (``crops`` and
+On two CPU threads, as here; ``--device cuda`` where a GPU is lent. The model has two inputs (``crops`` and
 ``references``, see ``tilecam.vision.context``) and two outputs: ``logits`` and an ``embedding`` (the features
 before the last layer, which the reader adapts to a user's board with). After training, a temperature is fitted on held-back real
 boards (every ``CALIBRATION_EVERY``-th board of each real folder, and ``--calibrate-on`` folders: never trained on)
@@ -40,14 +40,14 @@ EMPTY_CAP = 0.3
 CALIBRATION_EVERY = 6
 
 
-def build_model():
+def build_model(widths: tuple[int, int, int, int] = WIDTHS):
     import torch
     import torch.nn as nn
 
     def block(cin, cout):
         return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
 
-    a, b, c, d = WIDTHS
+    a, b, c, d = widths
 
     class Reader(nn.Module):
         """Crop and reference side by side as six channels; features → embedding → logits."""
@@ -102,14 +102,14 @@ def to_float(crops: np.ndarray):
 def augment(x, r, g):
     """The same light for a crop and its reference (brightness, contrast, colour cast, channel order, negative,
     grey), a little of it apart (the reference comes from elsewhere on the board), then blur, noise and a shift
-    of the crop alone. Float NCHW 0..1, draws from the torch generator ``g``."""
+    of the crop alone. Float NCHW 0..1 on the generator ``g``'s device, all draws from ``g``."""
     import torch
     import torch.nn.functional as F
 
-    n = x.shape[0]
+    n, on = x.shape[0], x.device
 
     def rand(*shape):
-        return torch.rand(*shape, generator=g)
+        return torch.rand(*shape, generator=g, device=on)
 
     both = torch.cat([x, r], 0)
     gain = (1 + 0.5 * (rand(n, 1, 1, 1) - 0.5)).repeat(2, 1, 1, 1)
@@ -121,7 +121,7 @@ def augment(x, r, g):
     x, r = both[:n], both[n:]
     # Board and tile colours the renders lack: channels reordered (a yellow board turned teal, ivory tiles pink),
     # the negative (light letters on dark tiles), grey — always to crop and reference alike.
-    perm = torch.randperm(3, generator=g)
+    perm = torch.randperm(3, generator=g, device=on)
     pick = (rand(n, 1, 1, 1) < 0.3).float()
     x, r = pick * x[:, perm] + (1 - pick) * x, pick * r[:, perm] + (1 - pick) * r
     neg = (rand(n, 1, 1, 1) < 0.15).float()
@@ -131,7 +131,7 @@ def augment(x, r, g):
     r = grey * r.mean(1, keepdim=True).expand_as(r) + (1 - grey) * r
     # Out of focus or far away: a blur on a third of the crops, the reference blurred alike (same camera).
     sigma = 0.5 + 1.0 * rand(1)
-    t = torch.arange(-2, 3, dtype=torch.float32)
+    t = torch.arange(-2, 3, dtype=torch.float32, device=on)
     k1 = torch.exp(-t ** 2 / (2 * sigma ** 2))
     kernel = (k1[:, None] * k1[None, :] / k1.sum() ** 2).expand(3, 1, 5, 5)
     blur = torch.nonzero(rand(n) < 0.33).flatten()
@@ -140,9 +140,9 @@ def augment(x, r, g):
         pair = F.conv2d(F.pad(pair, (2, 2, 2, 2), mode="replicate"), kernel, groups=3)
         x[blur], r[blur] = pair[:len(blur)], pair[len(blur):]
     # A tile off its square's middle, or a grid found a pixel or two off: the crop moved, the batch at once.
-    dx, dy = torch.randint(-3, 4, (2,), generator=g).tolist()
+    dx, dy = torch.randint(-3, 4, (2,), generator=g, device=on).tolist()
     x = F.pad(x, (3, 3, 3, 3), mode="replicate")[:, :, 3 + dy:3 + dy + x.shape[2], 3 + dx:3 + dx + x.shape[3]]
-    x = x + 0.03 * rand(1) * torch.randn(x.shape, generator=g)
+    x = x + 0.03 * rand(1) * torch.randn(x.shape, generator=g, device=on)
     return x.clamp(0, 1), r.clamp(0, 1)
 
 
@@ -161,15 +161,16 @@ def draw_weights(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def train(data: Examples, epochs: float, seed: int, lr: float = 3e-3, batch: int = 256, device: str = "cpu",
-          init: Path | None = None):
-    """Train ``build_model()`` for ``epochs`` passes (cosine decay), progress printed; the model on the CPU."""
+          init: Path | None = None, widths: tuple[int, int, int, int] = WIDTHS):
+    """Train ``build_model(widths)`` for ``epochs`` passes (cosine decay) on ``device`` (the batches are drawn
+    and lit there too), progress printed; the model is returned on the CPU."""
     import torch
     import torch.nn as nn
 
     torch.manual_seed(seed)
     torch.set_num_threads(2)
-    g = torch.Generator().manual_seed(seed)
-    model = build_model()
+    g = torch.Generator(device=device).manual_seed(seed)
+    model = build_model(widths)
     if init is not None:
         sample = np.random.default_rng(seed).choice(len(data), min(4096, len(data)), replace=False)
         init_from_crops_model(model, init, data.x[np.sort(sample)])
@@ -184,17 +185,17 @@ def train(data: Examples, epochs: float, seed: int, lr: float = 3e-3, batch: int
     model.train()
     for step in range(steps):
         idx = rng.choice(len(data), batch, p=weights)
-        xb, rb = augment(to_float(data.x[idx]), to_float(data.ref[idx]), g)
-        yb = torch.from_numpy(data.y[idx])
-        out, _ = model(xb.to(device), rb.to(device))
-        loss = loss_fn(out, yb.to(device))
+        xb, rb = augment(to_float(data.x[idx]).to(device), to_float(data.ref[idx]).to(device), g)
+        yb = torch.from_numpy(data.y[idx]).to(device)
+        out, _ = model(xb, rb)
+        loss = loss_fn(out, yb)
         opt.zero_grad()
         loss.backward()
         opt.step()
         sched.step()
         seen += batch
         loss_sum += float(loss.detach()) * batch
-        correct += int((out.argmax(1).cpu() == yb).sum())
+        correct += int((out.argmax(1) == yb).sum())
         if (step + 1) % 200 == 0 or step + 1 == steps:
             rate = seen / (time.monotonic() - start)
             left = (steps - step - 1) * batch / rate / 60
@@ -274,9 +275,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--lr", type=float, default=3e-3)
     p.add_argument("--synthetic-share", type=float, default=1.0,
                    help="share of the rendered examples drawn into training (the real ones all are)")
+    p.add_argument("--widths", type=lambda v: tuple(int(w) for w in v.split(",")), default=WIDTHS,
+                   help="channels of the four blocks, e.g. 32,64,128,192 (--init needs the default %(default)s)")
+    p.add_argument("--device", default="cpu", help="torch device to train on (cuda where a GPU is lent)")
     p.add_argument("--upright-with", type=Path, default=None,
                    help="model that stands the real boards' letters up (default: the shipped one)")
     args = p.parse_args(argv)
+    if len(args.widths) != 4:
+        p.error(f"--widths takes four channel counts, not {args.widths}")
+    if args.init is not None and args.widths != WIDTHS:
+        p.error(f"--init starts from a model of widths {WIDTHS}; train --widths {args.widths} without it")
     from tilecam.vision.classify import TileClassifier
 
     args.cache.mkdir(parents=True, exist_ok=True)
@@ -332,14 +340,14 @@ def main(argv: list[str] | None = None) -> int:
         used.append(f"tiles:{folder.name}:{len(crops)}")
     data = Examples.concat(train_parts)
     print(f"training on {len(data)} examples: {describe(data)}", flush=True)
-    model = train(data, args.epochs, args.seed, lr=args.lr, init=args.init)
+    model = train(data, args.epochs, args.seed, lr=args.lr, init=args.init, device=args.device, widths=args.widths)
     temperature = 1.0
     if calib_parts:
         held = Examples.concat(calib_parts)
         temperature = fit_temperature(logits_of(model, held.x, held.ref), held.y)
     shift = np.zeros(len(CLASSES))      # the draw's priors stand (see fit_temperature)
     info = {"seed": args.seed, "boards": args.boards, "epochs": args.epochs, "sources": used, "lr": args.lr,
-            "init": str(args.init) if args.init else None,
+            "init": str(args.init) if args.init else None, "widths": list(args.widths), "device": args.device,
             "held_out": list(args.hold_out), "date": _dt.date.today().isoformat()}
     path = export(model, args.out, info, temperature, shift, args.name)
     print(f"temperature {temperature:.3f}; wrote {path}", flush=True)

@@ -143,3 +143,19 @@ def test_an_older_model_of_32_classes_starts_the_readers_rows_by_class_name_and_
         np.testing.assert_allclose(got[:, CLASS_INDEX[name]], expected[:, j], atol=1e-3)
     new = [CLASS_INDEX[c] for c in LATER_LETTERS]
     assert torch.equal(reader.head[1].weight[new], fresh[new])          # the letters m23 lacks start fresh
+
+
+def test_a_wider_reader_exports_its_own_embedding_and_a_start_from_the_crops_model_needs_the_standard_widths(
+        tmp_path, capsys):
+    from tilecam.models.reader_train import main
+
+    rng = np.random.default_rng(3)
+    x = rng.integers(0, 256, (32, CROP_PX, CROP_PX, 3), dtype=np.uint8)
+    data = Examples(x, x[::-1].copy(), rng.integers(0, len(CLASSES), 32), np.zeros(32, np.int32))
+    model = train(data, epochs=2, seed=0, batch=16, widths=(8, 16, 24, 40))
+    path = export(model, tmp_path, {"seed": 0}, temperature=1.0, log_prior_shift=np.zeros(len(CLASSES)))
+    _, embedding = TileClassifier.load(path, threads=1).run(x[:3], x[:3])
+    assert embedding.shape == (3, 40)
+    with pytest.raises(SystemExit):
+        main(["--out", str(tmp_path), "--widths", "32,64,128,192", "--init", str(path)])
+    assert "--init starts from a model of widths" in capsys.readouterr().err
