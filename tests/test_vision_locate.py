@@ -210,7 +210,8 @@ def test_a_glare_washed_board_is_located_by_its_premiums_not_by_rows_of_tiles():
 def test_a_white_board_with_an_arm_across_it_is_put_right_by_the_layout_search(seed, monkeypatch):
     """Held-out renders of the white Hasbro board, an arm across it on a pale table: the lattice fit inside the
     outline is over 1.5 squares off, beyond the refinement's reach, and no premium square sits on its cell; the
-    layout search over grids up to three squares larger, smaller or shifted finds the one the premiums confirm."""
+    layout search over grids up to ``layoutsearch.REACH`` squares larger, smaller or shifted finds the one the
+    premiums confirm."""
     import tilecam.vision.locate as locate
 
     from tilecam.models import synth
@@ -255,6 +256,61 @@ def test_the_layout_search_finds_a_grid_two_squares_off_and_keeps_one_that_is_ri
     off = _moved(truth, unit * 14 / 15 + (2.0, -1.0))          # a square too small, two right and one up
     assert _grid_error(off, truth) > 1.5
     assert _grid_error(search_layout(image, off, kinds), truth) < 0.3
+
+
+def test_the_layout_search_reaches_a_grid_four_squares_off_an_outline_much_larger_than_the_board(photos,
+                                                                                             monkeypatch):
+    """An outline much larger than the board (the whole frame, or the board merged with a bag touching it) leaves
+    the lattice found in it squares off: here its edges lie two to four squares out. The layout search reaches that
+    far (``REACH``); three squares would not."""
+    from tilecam.vision import layoutsearch
+
+    image, truth, kinds = photos["game03/image-20.jpg"], scrabscrap_grid_corners(), premium_kinds(15)
+    off = _moved(truth, [[-4, -3], [18, -3], [18, 17], [-4, 17]])
+    assert _grid_error(off, truth) > 4
+    assert _grid_error(layoutsearch.search_layout(image, off, kinds), truth) < 0.3
+    monkeypatch.setattr(layoutsearch, "REACH", 3)
+    assert _grid_error(layoutsearch.search_layout(image, off, kinds), truth) > 1.5
+
+
+def test_the_whole_frame_is_tried_when_other_outlines_crowd_it_out(monkeypatch):
+    """A board filling the picture has no outline of its own, and the frame, the last resort among the outlines, is
+    dropped where three others are found (a turntable's pieces, as in a real photo). When no grid is confirmed the
+    frame is tried after all, and its grid is taken as the premium squares sit on their cells."""
+    import tilecam.vision.locate as locate
+
+    image, corners = _coloured_board(turntable=False)
+    (x0, y0), (x1, y1) = corners[0].astype(int) - 20, corners[2].astype(int) + 20
+    image, truth = np.ascontiguousarray(image[y0:y1, x0:x1]), corners - (x0, y0)   # the board and its frame
+    h, w = image.shape[:2]
+    pieces = [np.array([[a, b], [c, b], [c, d], [a, d]], np.float32)
+              for a, b, c, d in ((0, 0, 0.6 * w, h - 1), (0, 0, w - 1, 0.55 * h), (0.3 * w, 0.3 * h, w - 1, h - 1))]
+    monkeypatch.setattr(locate, "_outline_candidates", lambda gray, cfg: pieces)
+    for outlines in ("_line_outlines", "_saturation_outlines", "_premium_outlines"):
+        monkeypatch.setattr(locate, outlines, lambda *args: [])
+    assert _grid_error(np.asarray(locate_board(image).corners, np.float32), truth) < 0.1
+    monkeypatch.setattr(locate, "_frame_outline", lambda gray: pieces[0])     # no frame to fall back on: no board
+    with pytest.raises(BoardNotFound):
+        locate_board(image)
+
+
+def test_a_grid_taken_on_the_layout_alone_must_lie_inside_the_frame_or_have_its_premiums_on_their_cells(
+        monkeypatch):
+    """Render 950031, a travel board in the Pi camera's wide frame: the lattice in the frame's outline is no grid,
+    and the layout search proposes one reaching past the frame's edges, whose squares' colours (the warp's black
+    border among them) follow the layout better, with no premium on its cells. It is refused, and the small-board
+    pass finds the board; taken, it would have stood in for the board (its lattice score is above the minimum)."""
+    from tilecam.models.bench_small import boards_of
+    from tilecam.vision import locate
+
+    _, travel, _ = boards_of(950_031, (2304, 1296))
+    image, truth = np.asarray(travel.image), np.asarray(travel.corners, np.float32)
+    assert locate._inside_frame(truth, image.shape, 15)
+    assert not locate._inside_frame(truth + (0, 540), image.shape, 15)      # its bottom squares below the frame
+    assert _grid_error(np.asarray(locate_board(image).corners, np.float32), truth) < 0.1
+    monkeypatch.setattr(locate, "_inside_frame", lambda *args: True)
+    past = np.asarray(locate_board(image).corners, np.float32)
+    assert _grid_error(past, truth) > 5 and not (past >= 0).all()
 
 
 def test_the_premium_hull_leaves_out_racks_of_tiles(monkeypatch):

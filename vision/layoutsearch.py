@@ -18,7 +18,9 @@ import numpy as np
 
 from tilecam.vision.colour import bgr_to_lab8
 
-REACH = 3           # squares the edges may move in or out
+#: Squares the edges may move in or out: an outline much larger than the board (the whole frame, or the board
+#: merged with a bag or a score sheet touching it) leaves the lattice found in it up to 4.5 squares off.
+REACH = 5
 CELL = 8            # px a square in the rectified picture searched
 
 
@@ -39,15 +41,17 @@ def _scores(lab: np.ndarray, edges: np.ndarray, kinds: np.ndarray) -> np.ndarray
     ys = edges[:, 1:2] + (edges[:, 3:4] - edges[:, 1:2]) * centre
     px = np.clip(np.rint((xs + REACH) * CELL).astype(np.intp), 0, lab.shape[1] - 1)
     py = np.clip(np.rint((ys + REACH) * CELL).astype(np.intp), 0, lab.shape[0] - 1)
-    colours = lab[py[:, :, None], px[:, None, :]].reshape(len(edges), size * size, 3)   # (n, squares, 3)
-    names = np.unique(kinds)
-    member = np.stack([(kinds == k).reshape(-1) for k in names]).astype(np.float32)     # (kinds, squares)
+    # In float64: the sums of squares below are differences of large sums, which float32 would round off.
+    colours = lab.astype(np.float64)[py[:, :, None], px[:, None, :]].reshape(len(edges), size * size, 3)
+    member = np.stack([(kinds == k).reshape(-1) for k in np.unique(kinds)]).astype(np.float64)   # (kinds, squares)
     counts = member.sum(axis=1)
-    means = np.einsum("ks,nsc->nkc", member, colours) / counts[None, :, None]
-    overall = colours.mean(axis=1, keepdims=True)
-    between = (counts[None, :, None] * (means - overall) ** 2).sum(axis=(1, 2))
-    fitted = np.einsum("ks,nkc->nsc", member, means)
-    within = ((colours - fitted) ** 2).sum(axis=(1, 2)) + 1e-3
+    # The spread of the colours about their mean splits into between the kinds and within them: both follow from
+    # each kind's sum of colours and the sum of squares, without the (candidates, squares) array of fitted means.
+    sums = np.matmul(member, colours)                                          # (n, kinds, 3)
+    explained = ((sums ** 2).sum(axis=2) / counts).sum(axis=1)                 # Σ count·|kind mean|²
+    overall = (sums.sum(axis=1) ** 2).sum(axis=1) / (size * size)              # squares·|overall mean|²
+    between = explained - overall
+    within = np.einsum("nsc,nsc->n", colours, colours) - explained + 1e-3
     return between / within
 
 

@@ -4,7 +4,8 @@ Three stages, each cheap:
 
 1. the board's outline — the largest convex quadrilateral in an edge map of a downscaled frame (its brightness;
    where the grid found there is in doubt, the frame's long straight lines too: a board on a turntable; and its
-   saturation: a white board on a pale table);
+   saturation: a white board on a pale table; where no grid is confirmed yet, the whole frame: every outline may
+   be a piece of something else);
 2. the grid inside it — the outline is warped to a square, where the 16 grid lines of each axis are a regular
    lattice; a 1-D search over (first line, pitch) on the gradient profile of each axis finds them, once in the
    outline and once more on the grid found. Then each line is measured on its own in strips across the square and
@@ -138,7 +139,13 @@ def locate_board(image: np.ndarray, cfg: LocateConfig = LocateConfig(), hint: Bo
         try:
             return locate_board(image, replace(cfg, min_board_fraction=SMALL_BOARD_FRACTION))
         except BoardNotFound:
-            pass
+            pass        # (that pass looked at the whole frame too)
+    elif premiums is not None and not _confirmed(found, premiums, cfg):
+        # Every outline found may be a piece of something else (of a turntable the board lies on): the whole
+        # frame is the outline left. Looked at last, and its grid taken only where premiums confirm it.
+        other = _grid_in_outlines(image, gray, [_frame_outline(gray)], cfg, premiums)
+        if other is not None and other[0] >= cfg.min_score and _premiums_on_cells(premiums, other[1], cfg.size):
+            found = other
     if found is None:
         raise BoardNotFound(f"no Scrabble grid found in the frame (no outline holds a {cfg.size}x{cfg.size} "
                             "lattice)")
@@ -214,12 +221,18 @@ def _premiums_on_cells(premiums: Callable[[np.ndarray], tuple[np.ndarray, np.nda
 
 def _outline_candidates(gray: np.ndarray, cfg: LocateConfig) -> list[np.ndarray]:
     """Convex quadrilaterals that may be the board, largest first, in full-frame pixels."""
-    h, w = gray.shape
     small, scale = _downscaled(gray, cfg)
     quads = _outlines(small, scale, cfg)
-    # The frame itself is the last resort: a board that fills the picture has no outline of its own.
-    quads.append((0.0, np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)))
+    # The frame itself is the last resort: a board that fills the picture has no outline of its own (where three
+    # outlines crowd it out here, ``locate_board`` still tries it when no grid is confirmed).
+    quads.append((0.0, _frame_outline(gray)))
     return _largest_apart(quads)
+
+
+def _frame_outline(image: np.ndarray) -> np.ndarray:
+    """The whole frame as an outline (TL, TR, BR, BL, full-frame pixels)."""
+    h, w = image.shape[:2]
+    return np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
 
 
 def _line_outlines(small: np.ndarray, scale: float, cfg: LocateConfig) -> list[np.ndarray]:
@@ -563,7 +576,8 @@ def _rescue_by_layout(image: np.ndarray, gray: np.ndarray, corners: np.ndarray, 
     squares' colours hardly follow the layout (``LAYOUT_DOUBT``: a dense board a row off, where tiles sitting on
     cells pass for premiums), the layout search (``tilecam.vision.layoutsearch``) proposes another grid, refined as
     any; it is taken only if the premium squares then clearly say it is the better one (``_premiums_prefer``) or
-    the squares' colours follow the layout clearly better under it (``LAYOUT_BETTER``)."""
+    the squares' colours follow the layout clearly better under it (``LAYOUT_BETTER``) and it is a grid that was
+    seen: premiums on its cells, or all of it inside the frame (``_inside_frame``)."""
     if premiums is None:
         return None
     kinds = premium_kinds(cfg.size)
@@ -579,7 +593,22 @@ def _rescue_by_layout(image: np.ndarray, gray: np.ndarray, corners: np.ndarray, 
     if _premiums_prefer(premiums, candidate, corners, cfg.size):
         return candidate
     better = layout_fit(image, candidate, kinds)
-    return candidate if better >= LAYOUT_DOUBT and better >= LAYOUT_BETTER * fit else None
+    if better < LAYOUT_DOUBT or better < LAYOUT_BETTER * fit:
+        return None
+    # Taken on the layout's colours alone, the grid must lie where the picture was seen, unless its premiums sit
+    # on their cells: squares past the frame are the warp's black border, whose colour can pass for a kind's.
+    return candidate if _premiums_on_cells(premiums, candidate, cfg.size) or _inside_frame(
+        candidate, image.shape, cfg.size) else None
+
+
+def _inside_frame(corners: np.ndarray, shape: tuple[int, ...], size: int) -> bool:
+    """Whether every square of the grid ``corners`` has its middle inside a frame of ``shape``: the middles of
+    its four corner squares are (a grid is convex, its squares' middles lie within theirs)."""
+    unit = np.array([[0.5, 0.5], [size - 0.5, 0.5], [size - 0.5, size - 0.5], [0.5, size - 0.5]], np.float32)
+    h = cv2.getPerspectiveTransform(np.array([[0, 0], [size, 0], [size, size], [0, size]], np.float32),
+                                    np.asarray(corners, np.float32))
+    middles = cv2.perspectiveTransform(unit.reshape(-1, 1, 2), h).reshape(4, 2)
+    return bool((middles >= 0).all() and (middles <= (shape[1] - 1, shape[0] - 1)).all())
 
 
 def _fit_lattice_span(profile: np.ndarray, size: int, pad: float) -> tuple[float, float, float]:
