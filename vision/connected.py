@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from tilecam.vision.classify import EMPTY, OCCLUDED
+from tilecam.vision.median import distinct
 
 
 def tile_columns(classes: Sequence[str]) -> np.ndarray:
@@ -36,7 +37,7 @@ def one_group(board: Sequence[str]) -> bool:
     (a covered square joins: a tile may be under it)."""
     labels = np.array([list(row) for row in board])
     tiles = (labels != EMPTY) & (labels != OCCLUDED)
-    return len(np.unique(groups_of(labels != EMPTY)[tiles])) <= 1
+    return len(distinct(groups_of(labels != EMPTY)[tiles])) <= 1
 
 
 def groups_of(joining: np.ndarray) -> np.ndarray:

@@ -17,7 +17,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from tilecam.vision.median import median
+from tilecam.vision.median import distinct, median
 from tilecam.vision.warp import CELL_PX, CONTEXT_PX
 
 #: Share of a kind's squares, the flattest first, whose median is that kind's bare look: under a quarter of the
@@ -54,7 +54,7 @@ def references_from_board(crops: np.ndarray, kinds: np.ndarray | None = None) ->
     kinds = kind_of_square(round(len(crops) ** 0.5)) if kinds is None else kinds
     flat = texture(crops)
     refs = np.empty_like(crops)
-    for kind in np.unique(kinds):
+    for kind in distinct(kinds):
         members = np.flatnonzero(kinds == kind)
         keep = max(1, int(round(len(members) * FLATTEST_SHARE)))
         flattest = members[np.argsort(flat[members], kind="stable")[:keep]]

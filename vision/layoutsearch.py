@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from tilecam.vision.colour import bgr_to_lab8
+from tilecam.vision.median import distinct
 
 #: Squares the edges may move in or out: an outline much larger than the board (the whole frame, or the board
 #: merged with a bag or a score sheet touching it) leaves the lattice found in it up to 4.5 squares off.
@@ -43,7 +44,7 @@ def _scores(lab: np.ndarray, edges: np.ndarray, kinds: np.ndarray) -> np.ndarray
     py = np.clip(np.rint((ys + REACH) * CELL).astype(np.intp), 0, lab.shape[0] - 1)
     # In float64: the sums of squares below are differences of large sums, which float32 would round off.
     colours = lab.astype(np.float64)[py[:, :, None], px[:, None, :]].reshape(len(edges), size * size, 3)
-    member = np.stack([(kinds == k).reshape(-1) for k in np.unique(kinds)]).astype(np.float64)   # (kinds, squares)
+    member = np.stack([(kinds == k).reshape(-1) for k in distinct(kinds)]).astype(np.float64)   # (kinds, squares)
     counts = member.sum(axis=1)
     # The spread of the colours about their mean splits into between the kinds and within them: both follow from
     # each kind's sum of colours and the sum of squares, without the (candidates, squares) array of fitted means.

@@ -34,7 +34,7 @@ import numpy as np
 
 from tilecam.vision.gridfit import fit_grid, grid_corners
 from tilecam.vision.layoutsearch import layout_fit, search_layout
-from tilecam.vision.median import median
+from tilecam.vision.median import distinct, median
 from tilecam.vision.premiums import (board_lab, box_ink, colour_apart_patches, hole_ink, misfit, premium_centres,
                                      premium_hull, saturated_patches, square_colours)
 from tilecam.vision.warp import homography_to_rectified
@@ -250,7 +250,7 @@ def _line_outlines(small: np.ndarray, scale: float, cfg: LocateConfig) -> list[n
     angle = np.degrees(np.arctan2(lines[:, 3] - lines[:, 1], lines[:, 2] - lines[:, 0])) % 180
     min_area = cfg.min_board_fraction * small.shape[0] * small.shape[1]
     quads = []
-    for base in np.unique(np.round(angle / 5) * 5):
+    for base in distinct(np.round(angle / 5) * 5):
         along = lines[np.abs((angle - base + 90) % 180 - 90) < LINE_FAMILY_DEG]
         across = lines[np.abs((angle - base) % 180 - 90) < LINE_FAMILY_DEG]
         if len(along) < 2 or len(across) < 2:
@@ -653,7 +653,7 @@ def _layout_agreement(cells: np.ndarray, kinds: np.ndarray, near: float = 14.0) 
     scores the share of its squares that have the kind's typical colour, times how far that colour is from every
     other kind's. A window one square off mixes the kinds, whose typical colours then run together; tiles, all
     alike, can stand in for at most one kind."""
-    names = list(np.unique(kinds))
+    names = list(distinct(kinds))
     typical, shares = [], []
     for kind in names:
         colours = cells[kinds == kind]

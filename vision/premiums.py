@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from tilecam.vision.colour import bgr_to_lab8
-from tilecam.vision.median import median
+from tilecam.vision.median import distinct, median
 
 CELL_PX = 12            # a cell's side in the rectified board the colours are measured in
 REACH = 0.4             # the window reaches this far (in squares) beyond the cell on each side
@@ -51,7 +51,7 @@ def premium_centres(image: np.ndarray, corners: np.ndarray, kinds: np.ndarray
     reach = REACH * c
     from_plain = _distance(lab, plain)
     found_px, found_cells = [], []
-    for kind in np.unique(kinds):
+    for kind in distinct(kinds):
         if kind == "":
             continue
         typical = median(middles[kinds == kind], axis=0)
