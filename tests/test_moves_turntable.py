@@ -207,3 +207,22 @@ def test_a_first_play_is_not_turned_where_row_1_was_set_by_the_calibration(track
     tracker.lexicon = Lexicon.from_words(["DJINN"])
     events = play(tracker, [render(EMPTY)] + [render(rows_with(("8D", "DJINN")))] * 2, 0)
     assert [str(e) for e in events] != ["play 8D DJINN"] and tracker.reader.rotation != _row_1(render)
+
+
+def test_the_board_read_turned_reads_every_square_again_also_those_read_surely_bare(tracker, render):
+    play(tracker, [render(EMPTY), render(CAT)], 0)
+    reader = tracker.reader
+    asked = []
+    run = reader.classifier.run
+
+    def counting(crops, refs):
+        asked.append(len(crops))
+        return run(crops, refs)
+
+    reader.classifier.run = counting
+    try:
+        reader.turned(1)
+    finally:
+        reader.classifier.run = run
+    # a letter lying sideways to the turn it was read in may have read surely bare: no square is taken as read
+    assert asked[0] == 15 * 15

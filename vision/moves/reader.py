@@ -10,7 +10,6 @@ from typing import Any
 
 import numpy as np
 
-from tilecam.vision.classify import SURELY_BARE
 from tilecam.vision.moves.reading import EMPTY
 
 log = logging.getLogger(__name__)
@@ -154,7 +153,7 @@ class VisionReader:
         upright again in its own turn). The reader's turn is left as it is (:meth:`turn` changes it). Raises
         ``ReaderStateError`` before a first reading."""
         from tilecam.vision.context import references_from_board
-        from tilecam.vision.read import letters_of, reading_of, rotate_corners, turn_squares, turned_places
+        from tilecam.vision.read import letters_of, reading_of, rotate_corners, turn_squares
         from tilecam.vision.tilecounts import tile_caps
         from tilecam.vision.warp import cut_cells
 
@@ -169,22 +168,12 @@ class VisionReader:
         refs = self._references(rotation)
         if refs is None:
             refs = references_from_board(crops) if last.references is None else turn_squares(last.references, k)
-        if last.logits is None or last.embedding is None:
-            ask = np.arange(len(crops))
-            logits = embedding = None
-        else:
-            # a square read surely bare reads alike in every turn (``orient``): only the others are read turned
-            logits, embedding = (turned_places(a, k) for a in (last.logits, last.embedding))
-            ask = np.flatnonzero(self.classifier.bare_or_covered(turned_places(last.probs, k)) < SURELY_BARE)
-        if len(ask):
-            z, e = self.classifier.run(crops[ask], refs[ask])
-            z, e = self.classifier.in_views(crops[ask], refs[ask], z, e)
-            if logits is None:
-                logits, embedding = z, e
-            else:
-                logits[ask] = z
-                if e is not None:
-                    embedding[ask] = e
+        # Every square is read again, none skipped as read surely bare before: the board was turned on the table, so
+        # its letters lay sideways to the turn they were last read in, and a letter seen sideways can read surely
+        # bare (a serif T on a cream tile did, to all of five retrained models). ``orient``'s shortcut for a single
+        # photo assumes the turn the photo lies in; here a turn is rare and being wrong about it costs the game.
+        logits, embedding = self.classifier.run(crops, refs)
+        logits, embedding = self.classifier.in_views(crops, refs, logits, embedding)
         z = logits if self.adapter is None or embedding is None else self.adapter(embedding, logits)
         probs = self.classifier.calibrated(z, letters_of(self.tileset))
         warped = np.ascontiguousarray(np.rot90(last.warped, k))
