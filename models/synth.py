@@ -195,7 +195,6 @@ class Scene:
     distance: float = 2.6       # camera height in board sides: nearer is stronger perspective
     reletter: bool = False      # the grid's tiles get letters of ``tileset`` when rendered (``TRAINING_TILESET_MIX``)
     tile_lock: bool = False     # a Tile Lock board: tiles in the recesses of a raised grid (``_raise_walls``)
-    marked_blanks: bool = False  # a share of its blanks carry a printed mark (``MARKED_BLANK_SHARE``; training scenes)
 
 
 @dataclass(frozen=True, eq=False)
@@ -232,7 +231,7 @@ def sample_scene(rng: np.random.Generator, tileset: str = "english", styles=None
         blur=float(rng.uniform(0, 1.1)), noise=float(rng.uniform(1, 6)), jpeg=int(rng.integers(60, 96)),
         tileset=tileset, distractors=int(rng.integers(0, 5)), distance=float(rng.uniform(1.6, 3.5)),
     )
-    return replace(training_tileset(scene, rng), marked_blanks=True) if pool in _TRAINING_POOLS else scene
+    return training_tileset(scene, rng) if pool in _TRAINING_POOLS else scene
 
 
 def training_tileset(scene: Scene, rng: np.random.Generator) -> Scene:
@@ -301,30 +300,22 @@ def _stamp(canvas: np.ndarray, glyph: np.ndarray, x: float, y: float, colour) ->
 
 
 TILE_VARIANTS = 8    # looks (tone, grain, letter size, width and weight) per letter and style, cached
-#: Of a blank tile's looks, this share carry a printed mark that is no letter (a face, a star, a ring, a logo's
-#: diamond): some sets print one on their blanks (the Romanian set's smiley), and a reader that has only seen bare
-#: blanks reads such a mark as the letter it looks most like.
-MARKED_BLANK_SHARE = 0.25
-BLANK_MARKS = ("face", "star", "ring", "diamond")
 
 
 @functools.lru_cache(maxsize=16384)
-def _cached_tile(face: str, blank: bool, value: int, tile_style: str, font: str, variant: int,
-                 marked: bool = False) -> np.ndarray:
+def _cached_tile(face: str, blank: bool, value: int, tile_style: str, font: str, variant: int) -> np.ndarray:
     """One of ``TILE_VARIANTS`` looks of a tile showing ``face`` (``A``, ``CH``), drawn once (a board of 100 tiles
     then costs pastes only)."""
     rng = np.random.default_rng([variant, *map(ord, face), int(blank), value, len(tile_style), len(font)])
-    patch = _tile_patch(face, blank, value, tile_style, font, rng, marked)
+    patch = _tile_patch(face, blank, value, tile_style, font, rng)
     patch.flags.writeable = False
     return patch
 
 
-def _tile_patch(face: str, blank: bool, value: int, tile_style: str, font: str, rng: np.random.Generator,
-                marked: bool = False) -> np.ndarray:
+def _tile_patch(face: str, blank: bool, value: int, tile_style: str, font: str, rng: np.random.Generator
+                ) -> np.ndarray:
     """One tile seen from above, ``CELL`` square with a bevel (BGR uint8), showing ``face`` (one letter, or a
-    two-letter tile's ``CH``, narrowed: ``DIGRAPH_*``) and its value; a blank of a ``marked`` scene carries a
-    printed mark one time in ``1 / MARKED_BLANK_SHARE`` (training scenes only: the evaluation renders stay as they
-    were)."""
+    two-letter tile's ``CH``, narrowed: ``DIGRAPH_*``) and its value."""
     colour, ink, grain = TILES[tile_style]
     p = CELL - 2
     tone = np.asarray(colour, np.float32) * rng.uniform(0.93, 1.05)
@@ -351,39 +342,7 @@ def _tile_patch(face: str, blank: bool, value: int, tile_style: str, font: str, 
             glyph = _narrowed(glyph, DIGRAPH_MAX_WIDTH * p)
         _stamp(patch, glyph, p * 0.46, p * 0.46, ink)
         _stamp(patch, _glyph(font, str(value), max(7, int(p * 0.24))), p * 0.8, p * 0.8, ink)
-    elif marked and rng.random() < MARKED_BLANK_SHARE:
-        mark = _blank_mark(str(rng.choice(BLANK_MARKS)), int(p * rng.uniform(0.45, 0.65)), rng)
-        _stamp(patch, mark, p * 0.5, p * 0.5, ink)
     return patch
-
-
-def _blank_mark(kind: str, side: int, rng: np.random.Generator) -> np.ndarray:
-    """Coverage (0..1 float32, ``side`` square) of a mark printed on a blank: ``face`` (a smiley), ``star`` (five
-    points, outlined), ``ring`` or ``diamond`` (a logo's shapes); drawn four times larger and scaled down (smooth
-    edges)."""
-    k = 4
-    n = side * k
-    canvas = np.zeros((n, n), np.uint8)
-    c, r = n // 2, int(n * 0.45)
-    t = max(k, int(n * rng.uniform(0.05, 0.09)))
-    if kind == "face":
-        cv2.circle(canvas, (c, c), r, 255, t, cv2.LINE_AA)
-        for dx in (-1, 1):
-            cv2.circle(canvas, (c + dx * r // 3, c - r // 4), max(t, r // 8), 255, -1, cv2.LINE_AA)
-        cv2.ellipse(canvas, (c, c + r // 8), (r // 2, r // 3), 0, 20, 160, 255, t, cv2.LINE_AA)
-    elif kind == "star":
-        angles = -np.pi / 2 + np.arange(10) * np.pi / 5
-        radii = np.where(np.arange(10) % 2 == 0, r, r * 0.42)
-        points = np.stack([c + radii * np.cos(angles), c + radii * np.sin(angles)], 1).astype(np.int32)
-        cv2.polylines(canvas, [points], True, 255, t, cv2.LINE_AA)
-    elif kind == "ring":
-        cv2.circle(canvas, (c, c), r, 255, t, cv2.LINE_AA)
-        cv2.circle(canvas, (c, c), r // 2, 255, t, cv2.LINE_AA)
-    else:
-        points = np.array([(c, c - r), (c + r, c), (c, c + r), (c - r, c)], np.int32)
-        cv2.polylines(canvas, [points], True, 255, t, cv2.LINE_AA)
-        cv2.circle(canvas, (c, c), max(t, r // 5), 255, -1, cv2.LINE_AA)
-    return cv2.resize(canvas, (side, side), interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
 
 
 # --- the flat board -----------------------------------------------------------------------------------------------
@@ -457,8 +416,7 @@ def _flat_board(scene: Scene, grid: tuple[str, ...], rng: np.random.Generator, h
             # when other tiles come and go.
             square_rng = np.random.default_rng([seed, r, c, ord(letter)])
             variant = int(square_rng.integers(TILE_VARIANTS))
-            patch = _cached_tile(faces.get(letter, letter), blank, values.get(letter, 1), tile_style, font, variant,
-                                 scene.marked_blanks)
+            patch = _cached_tile(faces.get(letter, letter), blank, values.get(letter, 1), tile_style, font, variant)
             angle = float(np.clip(square_rng.normal(0, 1.8), -4, 4))
             dx, dy = np.clip(square_rng.normal(0, 0.035 * CELL, 2), -0.08 * CELL, 0.08 * CELL)
             if scene.tile_lock:     # held by its recess: smaller than the square, barely turned or moved

@@ -129,20 +129,3 @@ def test_boards_whose_premiums_spell_them_out_are_drawn_on_every_layout(layout):
         assert board.shape == (side * synth.CELL + 40, side * synth.CELL + 40, 3)
         tw = board[20:20 + synth.CELL, 20:20 + synth.CELL].reshape(-1, 3)      # A1 is a triple word on both
         assert (np.abs(tw.astype(int) - synth.BOARDS[design]["TW"]).sum(axis=1) > 60).any()
-
-
-def test_a_share_of_blank_looks_carry_a_printed_mark_of_each_kind_in_training_scenes_only():
-    def middle_spread(tile):     # a mark darkens the tile's middle well beyond its tone's variation
-        return float(np.ptp(tile[12:26, 12:26].mean(axis=2)))
-
-    looks = [synth._tile_patch("A", True, 0, "ivory", "sans", np.random.default_rng(v), marked=True)
-             for v in range(200)]
-    assert abs(np.mean([middle_spread(t) > 40 for t in looks]) - synth.MARKED_BLANK_SHARE) < 0.1
-    assert all(middle_spread(synth._tile_patch("A", True, 0, "ivory", "sans", np.random.default_rng(v))) < 40
-               for v in range(50))
-    for kind in synth.BLANK_MARKS:
-        mark = synth._blank_mark(kind, 20, np.random.default_rng(1))
-        assert mark.shape == (20, 20) and 0.05 < mark.mean() < 0.6, kind
-    rng = np.random.default_rng(4)
-    assert synth.sample_scene(rng, "english", synth.TRAINING_STYLES).marked_blanks
-    assert not synth.sample_scene(rng, "english", synth.HELDOUT_STYLES).marked_blanks
