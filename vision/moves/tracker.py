@@ -372,6 +372,11 @@ class MoveTracker:
             self.stats.disturbed += 1
             self.status = f"{result.kind}: {result.reason}"
             log.info("no move: %s", self.status)
+            if result.kind == "unclear":
+                # The change in pixels can miss a tile whose face looks like the square it covers: its square keeps
+                # its bare belief, and every later play adds to a board with no legal reading. The next frame is
+                # read whole (once a board: the same board read again settles as handled), and decided anew.
+                self.memory.forget()
             if clock is not None:
                 self._clock.insert(0, clock)   # the press still waits for a board that makes sense
         else:
