@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from tilecam.vision.connected import joined, one_group
+from tilecam.vision.connected import HAND_SQUARES, hands_only, joined, one_group
 from tilecam.vision.tilecounts import tile_caps
 
 CLASSES = (".", "A", "B", "?", "#")
@@ -92,3 +92,20 @@ def test_a_join_the_set_has_no_tiles_left_for_is_not_made():
     probs = board_probs(layout, doubt={(2, 2): [0.6, 0.0, 0.0, 0.4, 0.0]})
     caps = {CLASSES.index(c): n for c, n in (("A", 2), ("B", 1), ("?", 0))}       # every tile of the set is down
     assert read(probs, caps)[2] == "...BA"                  # the stray A is read bare: nothing could join it
+
+
+def test_covered_squares_stay_covered_only_where_they_make_a_hand():
+    classes = (".", "A", "#")
+    board = ["#....",
+             ".....",
+             "..##.",
+             "...##",
+             "....."]
+    choice = np.array([classes.index(ch) for row in board for ch in row])
+    probs = np.full((25, 3), 0.05)
+    probs[np.arange(25), choice] = 0.9
+    probs[0] = (0.3, 0.1, 0.6)          # a lone covered square, bare its next class
+    kept = hands_only(probs, choice, classes)
+    assert kept[0] == classes.index(".")                                     # glare, not a hand
+    assert [classes[i] for i in kept[10:20]].count("#") == HAND_SQUARES      # four touching (a diagonal): a hand
+    assert hands_only(probs, choice, (".", "A", "?")) is choice               # a model without the covered class

@@ -13,6 +13,9 @@ path, each square costing what it loses by being read as its likeliest tile). No
 the reader's probabilities, like ``tilecounts``.
 
 A board seen mid-play is not held to it (the tracker: a hand lays a word's far tile first): only settled boards.
+Before it, ``hands_only``: a square read as covered is something over the board only where enough of them touch to
+be a hand (``HAND_SQUARES``, as the tracker holds); a lone one is the reader's doubt (glare along a glossy board's
+edge) and takes its likeliest other class.
 """
 
 from __future__ import annotations
@@ -38,6 +41,31 @@ def one_group(board: Sequence[str]) -> bool:
     labels = np.array([list(row) for row in board])
     tiles = (labels != EMPTY) & (labels != OCCLUDED)
     return len(distinct(groups_of(labels != EMPTY)[tiles])) <= 1
+
+
+#: Squares read as covered (``#``), touching one another (diagonals count), that a hand, an arm or a sleeve covers at
+#: the least: fewer, scattered, are the reader's doubt (glare, a print), not something over the board.
+HAND_SQUARES = 4
+
+
+def hands_only(probs: np.ndarray, choice: np.ndarray, classes: Sequence[str]) -> np.ndarray:
+    """``choice`` with the squares read as covered kept only where they make a hand (``HAND_SQUARES`` or more
+    touching, diagonals count); each other one takes its likeliest class that is not covered."""
+    covered_column = [i for i, c in enumerate(classes) if c == OCCLUDED]
+    if not covered_column:
+        return choice
+    size = int(round(len(choice) ** 0.5))
+    covered = (choice == covered_column[0]).reshape(size, size)
+    count, labels = cv2.connectedComponents(covered.astype(np.uint8), connectivity=8)
+    sizes = np.bincount(labels.ravel(), minlength=count)
+    lone = np.flatnonzero((covered & (sizes[labels] < HAND_SQUARES)).ravel())
+    if not len(lone):
+        return choice
+    choice = choice.copy()
+    others = probs[lone].copy()
+    others[:, covered_column[0]] = -1.0
+    choice[lone] = others.argmax(axis=1)
+    return choice
 
 
 def groups_of(joining: np.ndarray) -> np.ndarray:

@@ -17,7 +17,7 @@ import numpy as np
 from tilecam.vision.classify import BLANK, EMPTY, OCCLUDED, TileClassifier
 from tilecam.vision.context import references_from_board
 from tilecam.vision.locate import BoardLocation, LocateConfig, locate_board
-from tilecam.vision.connected import joined
+from tilecam.vision.connected import hands_only, joined
 from tilecam.vision.tilecounts import tile_caps, within_tile_counts
 from tilecam.vision.warp import cut_cells, homography_to_rectified, warp_board
 
@@ -183,7 +183,7 @@ def reading_of(probs: np.ndarray, classes, corners, warped, location, rotation, 
     size = squares_a_side(probs)
     choice = within_tile_counts(probs, caps or {})
     if settled:
-        choice = joined(probs, choice, classes, caps)
+        choice = joined(probs, hands_only(probs, choice, classes), classes, caps)
     labels = [classes[i] for i in choice]
     conf = probs[np.arange(len(probs)), choice].reshape(size, size)
     grid_labels = tuple(tuple(labels[r * size:(r + 1) * size]) for r in range(size))

@@ -20,10 +20,10 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from tilecam.vision.connected import HAND_SQUARES   # touching covered squares a hand makes at the least
 from tilecam.vision.moves.change import Signature, changed_squares, signature
 from tilecam.vision.moves.reading import EMPTY, OCCLUDED, Reading
 
-HAND_SQUARES = 4   # touching squares that changed and read as covered are a hand, an arm or a sleeve at this many
 DOUBTED = 0.9      # a square believed less surely than this is believed anew on every look, changed or not (a tile
                    # read doubtfully, or read empty, when the board settled gets another chance)
 
