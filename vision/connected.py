@@ -48,17 +48,25 @@ def one_group(board: Sequence[str]) -> bool:
 HAND_SQUARES = 4
 
 
+def hand(squares: np.ndarray, covered: np.ndarray) -> np.ndarray:
+    """The ``squares`` (a board's mask) that lie in groups of ``HAND_SQUARES`` or more touching (diagonals count)
+    with at least one ``covered`` square among them: what a hand, an arm or a sleeve may be over."""
+    count, labels = cv2.connectedComponents(squares.astype(np.uint8), connectivity=8)
+    sizes = np.bincount(labels.ravel(), minlength=count)
+    seen = np.bincount(labels[covered & squares], minlength=count)
+    big = [k for k in range(1, count) if sizes[k] >= HAND_SQUARES and seen[k]]
+    return np.isin(labels, big) & squares
+
+
 def hands_only(probs: np.ndarray, choice: np.ndarray, classes: Sequence[str]) -> np.ndarray:
-    """``choice`` with the squares read as covered kept only where they make a hand (``HAND_SQUARES`` or more
-    touching, diagonals count); each other one takes its likeliest class that is not covered."""
+    """``choice`` with the squares read as covered kept only where they make a ``hand``; each other one takes its
+    likeliest class that is not covered."""
     covered_column = [i for i, c in enumerate(classes) if c == OCCLUDED]
     if not covered_column:
         return choice
     size = int(round(len(choice) ** 0.5))
     covered = (choice == covered_column[0]).reshape(size, size)
-    count, labels = cv2.connectedComponents(covered.astype(np.uint8), connectivity=8)
-    sizes = np.bincount(labels.ravel(), minlength=count)
-    lone = np.flatnonzero((covered & (sizes[labels] < HAND_SQUARES)).ravel())
+    lone = np.flatnonzero((covered & ~hand(covered, covered)).ravel())
     if not len(lone):
         return choice
     choice = choice.copy()
@@ -174,4 +182,5 @@ def _cheapest_path(start: np.ndarray, goal: np.ndarray, cost: np.ndarray, size: 
     return None, float("inf")
 
 
-__all__ = ["groups_of", "joined", "left_counts", "one_group", "tile_columns"]
+__all__ = ["HAND_SQUARES", "groups_of", "hand", "hands_only", "joined", "left_counts", "one_group",
+           "tile_columns"]

@@ -17,10 +17,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import cv2
 import numpy as np
 
-from tilecam.vision.connected import HAND_SQUARES   # touching covered squares a hand makes at the least
+from tilecam.vision.connected import hand
 from tilecam.vision.moves.change import Signature, changed_squares, signature
 from tilecam.vision.moves.reading import EMPTY, OCCLUDED, Reading
 
@@ -68,13 +67,14 @@ class BoardMemory:
         covered = np.array([[ch == OCCLUDED for ch in row] for row in reading.grid]) | reading.occluded
         # A bare square whose pixels changed but which still reads bare may have something over it that is no tile
         # (a hand hovering, part of its skin read as the board): joined to squares read as covered, it makes them a
-        # hand where together they are HAND_SQUARES (alone, it is the light or the board turned on the table).
+        # hand where together they are ``connected.HAND_SQUARES`` (alone, it is the light or the board turned on
+        # the table).
         bare_still = np.array([[a == EMPTY == b for a, b in zip(now, before)]
                                for now, before in zip(reading.grid, believed.grid)]) & (self.reference is not None)
-        hand = _hand((covered | bare_still) & changed, covered)
-        kept = covered & changed & ~hand
+        over = hand((covered | bare_still) & changed, covered)
+        kept = covered & changed & ~over
         mixed = _mix(reading, believed, (changed & ~kept) | (~covered & (believed.confidence < DOUBTED)))
-        return Look(_covered_by(mixed, hand), changed, _squares(hand), _squares(kept), sig)
+        return Look(_covered_by(mixed, over), changed, _squares(over), _squares(kept), sig)
 
     def settle(self, look: Look) -> None:
         """The board settled as ``look`` shows it: its reading is the belief, its picture the reference."""
@@ -119,16 +119,6 @@ class FirstChanges:
     def forget(self) -> None:
         """The board was decided (or turned on the table): changes count from the next frame."""
         self._at = None
-
-
-def _hand(squares: np.ndarray, covered: np.ndarray) -> np.ndarray:
-    """The ``squares`` that lie in groups of ``HAND_SQUARES`` or more touching (diagonals count) with at least one
-    ``covered`` square among them."""
-    count, labels = cv2.connectedComponents(squares.astype(np.uint8), connectivity=8)
-    sizes = np.bincount(labels.ravel(), minlength=count)
-    seen = np.bincount(labels[covered & squares], minlength=count)
-    big = [k for k in range(1, count) if sizes[k] >= HAND_SQUARES and seen[k]]
-    return np.isin(labels, big) & squares
 
 
 def _covered_by(reading: Reading, hand: np.ndarray) -> Reading:
