@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from tilecam.models.distill import DISTILL_WEIGHT, distill_loss, soft_targets, teacher_from_onnx
 from tilecam.models.dataset import CLASS_INDEX, CLASSES, LATER_LETTERS
 from tilecam.models.reader_data import (EMPTY, MIN_LABEL_FIT, Examples, describe, label_turn, located_boards,
                                         labelled_letters_turn, real_examples, synthetic_examples, tile_crop_examples)
@@ -161,9 +162,10 @@ def draw_weights(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def train(data: Examples, epochs: float, seed: int, lr: float = 3e-3, batch: int = 256, device: str = "cpu",
-          init: Path | None = None, widths: tuple[int, int, int, int] = WIDTHS):
+          init: Path | None = None, widths: tuple[int, int, int, int] = WIDTHS, teachers: list[Path] = ()):
     """Train ``build_model(widths)`` for ``epochs`` passes (cosine decay) on ``device`` (the batches are drawn
-    and lit there too), progress printed; the model is returned on the CPU."""
+    and lit there too), progress printed; the model is returned on the CPU. With ``teachers`` (exported readers)
+    their softened probabilities are a second target (``distill``)."""
     import torch
     import torch.nn as nn
 
@@ -175,6 +177,7 @@ def train(data: Examples, epochs: float, seed: int, lr: float = 3e-3, batch: int
         sample = np.random.default_rng(seed).choice(len(data), min(4096, len(data)), replace=False)
         init_from_crops_model(model, init, data.x[np.sort(sample)])
     model = model.to(device)
+    teaching = [teacher_from_onnx(t).to(device) for t in teachers]
     weights, _ = draw_weights(data.y)
     steps = max(1, int(epochs * len(data) / batch))
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
@@ -189,6 +192,8 @@ def train(data: Examples, epochs: float, seed: int, lr: float = 3e-3, batch: int
         yb = torch.from_numpy(data.y[idx]).to(device)
         out, _ = model(xb, rb)
         loss = loss_fn(out, yb)
+        if teaching:
+            loss = (1 - DISTILL_WEIGHT) * loss + DISTILL_WEIGHT * distill_loss(out, soft_targets(teaching, xb, rb))
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -277,6 +282,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="share of the rendered examples drawn into training (the real ones all are)")
     p.add_argument("--widths", type=lambda v: tuple(int(w) for w in v.split(",")), default=WIDTHS,
                    help="channels of the four blocks, e.g. 32,64,128,192 (--init needs the default %(default)s)")
+    p.add_argument("--teachers", type=Path, nargs="*", default=[],
+                   help="exported readers (float .onnx) whose softened probabilities are a second target")
     p.add_argument("--device", default="cpu", help="torch device to train on (cuda where a GPU is lent)")
     p.add_argument("--upright-with", type=Path, default=None,
                    help="model that stands the real boards' letters up (default: the shipped one)")
@@ -340,7 +347,8 @@ def main(argv: list[str] | None = None) -> int:
         used.append(f"tiles:{folder.name}:{len(crops)}")
     data = Examples.concat(train_parts)
     print(f"training on {len(data)} examples: {describe(data)}", flush=True)
-    model = train(data, args.epochs, args.seed, lr=args.lr, init=args.init, device=args.device, widths=args.widths)
+    model = train(data, args.epochs, args.seed, lr=args.lr, init=args.init, device=args.device, widths=args.widths,
+                  teachers=args.teachers)
     temperature = 1.0
     if calib_parts:
         held = Examples.concat(calib_parts)
@@ -348,6 +356,7 @@ def main(argv: list[str] | None = None) -> int:
     shift = np.zeros(len(CLASSES))      # the draw's priors stand (see fit_temperature)
     info = {"seed": args.seed, "boards": args.boards, "epochs": args.epochs, "sources": used, "lr": args.lr,
             "init": str(args.init) if args.init else None, "widths": list(args.widths), "device": args.device,
+            "teachers": [str(t) for t in args.teachers],
             "held_out": list(args.hold_out), "date": _dt.date.today().isoformat()}
     path = export(model, args.out, info, temperature, shift, args.name)
     print(f"temperature {temperature:.3f}; wrote {path}", flush=True)

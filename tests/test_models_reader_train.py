@@ -159,3 +159,25 @@ def test_a_wider_reader_exports_its_own_embedding_and_a_start_from_the_crops_mod
     with pytest.raises(SystemExit):
         main(["--out", str(tmp_path), "--widths", "32,64,128,192", "--init", str(path)])
     assert "--init starts from a model of widths" in capsys.readouterr().err
+
+
+def test_an_exported_reader_teaches_as_it_reads_and_a_narrower_student_learns_from_it(tmp_path):
+    from tilecam.models.distill import distill_loss, soft_targets, teacher_from_onnx
+
+    rng = np.random.default_rng(4)
+    x = rng.integers(0, 256, (48, CROP_PX, CROP_PX, 3), dtype=np.uint8)
+    data = Examples(x, x[::-1].copy(), rng.integers(0, len(CLASSES), 48), np.zeros(48, np.int32))
+    teacher_path = export(train(data, epochs=4, seed=0, batch=16), tmp_path / "teacher", {"seed": 0},
+                          temperature=1.0, log_prior_shift=np.zeros(len(CLASSES)))
+    teacher = teacher_from_onnx(teacher_path)
+    logits, _ = TileClassifier.load(teacher_path, threads=1).run(x[:4], x[:4])
+    np.testing.assert_allclose(logits_of(teacher, x[:4], x[:4]), logits, atol=1e-4)
+    assert not any(p.requires_grad for p in teacher.parameters())
+
+    student = train(data, epochs=4, seed=1, batch=16, widths=(8, 16, 32, 48), teachers=[teacher_path])
+    untaught = train(data, epochs=4, seed=1, batch=16, widths=(8, 16, 32, 48))
+    crops, refs = (torch.from_numpy(a.transpose(0, 3, 1, 2)[:, ::-1].copy()).float() / 255 for a in (x, x[::-1]))
+    target = soft_targets([teacher], crops, refs)
+    with torch.no_grad():
+        assert distill_loss(student(crops, refs)[0], target) < distill_loss(untaught(crops, refs)[0], target)
+
