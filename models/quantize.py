@@ -7,7 +7,8 @@ Weights per output channel in int8, activations in uint8 with their ranges measu
 from the board itself, as the reader reads a single photo). A warm whole-board read is dominated by the model
 (225 squares); on these 2 cores the int8 model classifies a board in 0.9 of the float one's time when the machine
 is idle and about half when both cores are busy, and the Pi's onnxruntime has int8 kernels for arm64 too. The
-model's description (``OUT.json``, beside it) is the input's, its ``weights`` saying how the file was made. Needs
+model's description (``OUT.json``, beside it) is the input's, its ``weights`` saying how the file was made; the
+result is fed the crops as cut (``bytes_in``). Needs
 the ``onnx`` package (the train extra); running the result needs onnxruntime only.
 """
 
@@ -58,10 +59,14 @@ def board_batches(classifier, boards: list[np.ndarray]) -> list[dict[str, np.nda
             for crops in boards]
 
 
-def quantize(model_in: Path, model_out: Path, batches: list[dict[str, np.ndarray]], sources: str) -> Path:
-    """``model_out`` (+ its ``.json``): ``model_in`` quantized, activation ranges measured on ``batches``."""
+def quantize(model_in: Path, model_out: Path, batches: list[dict[str, np.ndarray]], sources: str,
+             fed_bytes: bool = True) -> Path:
+    """``model_out`` (+ its ``.json``): ``model_in`` quantized, activation ranges measured on ``batches``; fed the
+    crops as cut (``bytes_in``) unless not ``fed_bytes``."""
     import onnx
     from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
+
+    from tilecam.models.bytes_in import byte_spec, takes_bytes
 
     if not batches:
         raise ValueError("no boards to measure the activations on")
@@ -81,6 +86,9 @@ def quantize(model_in: Path, model_out: Path, batches: list[dict[str, np.ndarray
                         activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
                         op_types_to_quantize=list(QUANTIZED_OPS))
     spec = json.loads(model_in.with_suffix(".json").read_text(encoding="utf-8"))
+    if fed_bytes:
+        onnx.save(takes_bytes(onnx.load(str(model_out))), str(model_out))
+        spec = byte_spec(spec)
     spec["weights"] = WEIGHTS_NOTE.format(sources=sources)
     model_out.with_suffix(".json").write_text(json.dumps(spec, indent=2, ensure_ascii=False) + "\n",
                                               encoding="utf-8")

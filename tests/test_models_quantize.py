@@ -43,4 +43,32 @@ def test_a_float_model_quantized_gives_the_float_models_logits_and_is_refused_tw
     with pytest.raises(ValueError, match="quantized already"):
         quantize(out, tmp_path / "twice.onnx", board_batches(floats, boards[:1]), "a render")
     shipped = json.loads(packaged_model().with_suffix(".json").read_text(encoding="utf-8"))
-    assert shipped["weights"].startswith("int8")
+    assert shipped["weights"].startswith("int8") and shipped["input"]["dtype"] == "uint8"
+
+
+def test_the_int8_model_fed_the_crops_as_cut_gives_the_same_logits_as_fed_float_planes(tmp_path):
+    import torch
+
+    from tilecam.models import synth
+    from tilecam.models.bytes_in import NotByteExact, convert
+    from tilecam.models.dataset import crops_and_labels
+    from tilecam.models.quantize import board_batches, quantize
+    from tilecam.models.reader_train import build_model, export
+    from tilecam.vision.classify import TileClassifier
+    from tilecam.vision.context import references_from_board
+
+    torch.manual_seed(1)
+    path = export(build_model().eval(), tmp_path / "float", {"seed": 0}, 1.0, np.zeros(1))
+    rows = ["." * 15] * 7 + [".....QUIZ......"[:15]] + ["." * 15] * 7
+    render = synth.render_board(rows, seed=900_012, styles=synth.HELDOUT_STYLES)
+    crops = crops_and_labels(render.image, render.corners, rows)[0]
+    planes = quantize(path, tmp_path / "planes" / "tiles.onnx",
+                      board_batches(TileClassifier.load(path, threads=1), [crops]), "a render", fed_bytes=False)
+    fed = convert(planes, tmp_path / "bytes" / "tiles.onnx")
+    a, b = TileClassifier.load(planes, threads=1), TileClassifier.load(fed, threads=1)
+    assert a.spec.dtype == "float32" and b.spec.dtype == "uint8" and b.spec.color == "BGR"
+    refs = references_from_board(crops)
+    (za, ea), (zb, eb) = a.run(crops, refs), b.run(crops, refs)
+    assert np.array_equal(za, zb) and np.array_equal(ea, eb)
+    with pytest.raises(NotByteExact):
+        convert(fed, tmp_path / "again" / "tiles.onnx")

@@ -106,8 +106,12 @@ def test_preprocess_matches_the_models_json_description(classifier):
     import dataclasses
 
     crops = np.random.default_rng(3).integers(0, 256, (5, classifier.spec.size, classifier.spec.size, 3), np.uint8)
-    for spec in (classifier.spec, dataclasses.replace(classifier.spec, mean=(0.5, 0.4, 0.3), std=(0.2, 0.25, 0.3)),
-                 dataclasses.replace(classifier.spec, color="BGR")):
+    assert classifier.spec.dtype == "uint8"          # the shipped model is fed the crops as cut (models.bytes_in)
+    fed = classifier.preprocess(crops)
+    assert fed.dtype == np.uint8 and np.array_equal(fed, crops)
+    planes = dataclasses.replace(classifier.spec, dtype="float32", color="RGB", scale=1 / 255)
+    for spec in (planes, dataclasses.replace(planes, mean=(0.5, 0.4, 0.3), std=(0.2, 0.25, 0.3)),
+                 dataclasses.replace(planes, color="BGR")):
         fast = TileClassifier(classifier.session, spec, classifier.path).preprocess(crops)
         x = crops[..., ::-1] if spec.color == "RGB" else crops
         slow = ((x.astype(np.float64) * spec.scale - np.array(spec.mean)) / np.array(spec.std)).transpose(0, 3, 1, 2)
