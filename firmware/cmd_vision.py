@@ -25,6 +25,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="quarter turns that bring row 1 to the top (default: told from the letters)")
     p.add_argument("--loose", action="store_true",
                    help="tiles laid out anywhere, not a game's position: do not hold them to one joined group")
+    p.add_argument("--lexicon", default=None, metavar="NAME|PATH|none",
+                   help="word list a game's runs of tiles are words of, as a game's setting (default: the tile "
+                        "set's, enable1 for English; none: not judged)")
     p.add_argument("--threads", type=int, default=2, help="onnxruntime threads (default 2)")
     p.set_defaults(func=_read)
 
@@ -40,6 +43,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     e.add_argument("--empty", type=int, default=0,
                    help="also read this many empty boards, in the scenes of the held-out renders' seeds")
     e.add_argument("--model", type=Path, help="tile model to evaluate (default the shipped one)")
+    e.add_argument("--lexicon", default=None, metavar="NAME|PATH|none",
+                   help="word list of each folder's games, as a game's setting (default: its tile set's; none)")
     e.add_argument("--out", type=Path, default=Path("out/eval-vision"), help="folder for the confusion matrices")
     e.add_argument("--threads", type=int, default=2)
     e.set_defaults(func=_eval)
@@ -58,12 +63,13 @@ def _read(args: argparse.Namespace) -> int:
         return 2
     try:
         classifier = TileClassifier.load(args.model, threads=args.threads)
+        lexicon = None if args.loose else _lexicon(args.tiles, args.lexicon)
         reading = read_board(image, classifier, tileset=args.tiles, rotation=args.rotation, size=args.size,
-                             settled=not args.loose)
+                             settled=not args.loose, lexicon=lexicon)
     except BoardNotFound as exc:
         print(f"tilecam read: no board found in {args.image}: {exc}", file=sys.stderr)
         return 1
-    except ModelError as exc:
+    except (ModelError, ValueError) as exc:       # ValueError: a lexicon setting that names no word list
         print(f"tilecam read: {exc}", file=sys.stderr)
         return 2
     if args.json:
@@ -78,4 +84,11 @@ def _eval(args: argparse.Namespace) -> int:
 
     return run_evaluation(renders=args.renders, real_dirs=args.real, model=args.model, out_dir=args.out,
                           threads=args.threads, first_render=args.first_render, empty=args.empty,
-                          tileset=args.tiles)
+                          tileset=args.tiles, lexicon=args.lexicon)
+
+
+def _lexicon(tileset: str, name: str | None):
+    """The word list a game in ``tileset`` with the ``lexicon`` setting ``name`` is judged by (None: none)."""
+    from tilecam.core.lexicons import lexicon_for
+
+    return lexicon_for(tileset, name)

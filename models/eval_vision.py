@@ -145,13 +145,15 @@ def _progress(done: int, total: int, what: str) -> None:
     print(f"\r  {what}: {done}/{total}", end="" if done < total else "\n", file=sys.stderr, flush=True)
 
 
-def evaluate_folder(classifier: TileClassifier, folder: Path, tileset=None, name: str | None = None) -> Tally:
+def evaluate_folder(classifier: TileClassifier, folder: Path, tileset=None, name: str | None = None,
+                    lexicon=None) -> Tally:
     """Every labelled photo of ``folder`` read as a single photo (the turn told by the reader), scored in the turn
     of the reading that fits the label best. ``tileset`` None: every letter the model knows is allowed.
 
     A folder is read as photos of games (``read_board(settled=True)``: a game's tiles hang together) unless one of
     its labels is not one joined group of tiles — tiles laid out for a detector, not a game's position — when the
-    whole folder is read as loose tiles, and the table says how many labels were not game positions."""
+    whole folder is read as loose tiles, and the table says how many labels were not game positions. ``lexicon``:
+    the games' word list, by which a game's runs of tiles are words (``vision.words``)."""
     tally = Tally(name or folder.name)
     photos = labelled_photos(folder)
     tally.loose = sum(not one_group(photo.board) for photo in photos)
@@ -159,7 +161,8 @@ def evaluate_folder(classifier: TileClassifier, folder: Path, tileset=None, name
         image = cv2.imread(str(photo.photo))
         label = f"{folder.name}/{photo.name}"
         try:
-            reading = read_board(image, classifier, tileset=tileset, rotation=None, settled=not tally.loose)
+            reading = read_board(image, classifier, tileset=tileset, rotation=None, settled=not tally.loose,
+                                 lexicon=lexicon)
         except BoardNotFound:
             tally.add_not_found(list(photo.board), label)
             continue
@@ -321,7 +324,9 @@ def default_real_folders() -> list[Path]:
 
 def run_evaluation(renders: int = 0, real_dirs: list[Path] | None = None, model: Path | None = None,
                    out_dir: Path = Path("out/eval-vision"), threads: int = 2, first_render: int = 0,
-                   empty: int = 0, tileset="english") -> int:
+                   empty: int = 0, tileset="english", lexicon: str | None = None) -> int:
+    from tilecam.core.lexicons import lexicon_for
+
     classifier = TileClassifier.load(model, threads=threads)
     cv2.setNumThreads(threads)
     tallies: list[Tally] = []
@@ -330,7 +335,8 @@ def run_evaluation(renders: int = 0, real_dirs: list[Path] | None = None, model:
         if not folder.is_dir():
             print(f"(no folder {folder}: skipped)", file=sys.stderr)
             continue
-        tallies.append(evaluate_folder(classifier, folder, own_tiles or tileset))
+        tiles = own_tiles or tileset
+        tallies.append(evaluate_folder(classifier, folder, tiles, lexicon=lexicon_for(tiles, lexicon)))
     if renders:
         tallies.append(evaluate_renders(classifier, renders, first=first_render))
     if empty:

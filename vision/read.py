@@ -20,6 +20,7 @@ from tilecam.vision.locate import BoardLocation, LocateConfig, locate_board
 from tilecam.vision.connected import hands_only, joined
 from tilecam.vision.tilecounts import tile_caps, within_tile_counts
 from tilecam.vision.warp import cut_cells, homography_to_rectified, warp_board
+from tilecam.vision.words import as_words
 
 SIZE = 15                   # the classic board's squares a side; Super Scrabble's board is read with size=21
 #: A square whose label has less than this calibrated probability is flagged unsure: with the
@@ -121,7 +122,7 @@ def turn_squares(squares: np.ndarray, k: int) -> np.ndarray:
 def read_board(image: np.ndarray, classifier: TileClassifier, tileset="english", hint=None,
                rotation: int | None = 0, cfg: LocateConfig = LocateConfig(),
                references: np.ndarray | None = None, adapter=None, size: int | None = None,
-               settled: bool = True) -> BoardReading:
+               settled: bool = True, lexicon=None) -> BoardReading:
     """Read every square of the board in ``image``.
 
     ``size``: the board's squares a side, 15 or 21 (Super Scrabble); None: ``cfg.size`` (15 by default). The same
@@ -132,7 +133,8 @@ def read_board(image: np.ndarray, classifier: TileClassifier, tileset="english",
     (the empty board, in the same rotation); None: from this board (``context.references_from_board``).
     ``adapter``: a board profile's adaptation (embedding, logits → logits), learnt from this board's tiles.
     ``settled``: a photo of a game's board between turns, whose tiles all hang together (``connected.joined``);
-    False for a board that may be seen mid-play (the tracker's frames).
+    False for a board that may be seen mid-play (the tracker's frames). ``lexicon``: the game's word list, by which
+    a settled board's runs of tiles are words (``words.as_words``); None: not judged.
     Raises ``BoardNotFound`` when there is no board in the frame.
     """
     from tilecam.vision.orient import reading_turned, upright_turn
@@ -171,19 +173,21 @@ def read_board(image: np.ndarray, classifier: TileClassifier, tileset="english",
     t3 = time.perf_counter()
     return reading_of(probs, classifier.classes, corners, warped, location, turn, embedding, refs, logits,
                       {"localise": (t1 - t0) * 1000, "rectify": (t2 - t1) * 1000, "classify": (t3 - t2) * 1000,
-                       "total": (t3 - t0) * 1000}, tile_caps(classifier.classes, tileset), settled)
+                       "total": (t3 - t0) * 1000}, tile_caps(classifier.classes, tileset), settled, lexicon)
 
 
 def reading_of(probs: np.ndarray, classes, corners, warped, location, rotation, embedding, references, logits,
-               timings, caps: dict[int, int] | None = None, settled: bool = False) -> BoardReading:
+               timings, caps: dict[int, int] | None = None, settled: bool = False, lexicon=None) -> BoardReading:
     """The reading of a board's probabilities (one row a square, row-major; the board's size from their count):
     the most probable board within the tile set's counts (``caps``, ``tilecounts.tile_caps``; None: each square's
-    most probable class) and, ``settled``, with its tiles joined (``connected.joined``), each square's confidence
-    that of its label, the unsure ones flagged."""
+    most probable class) and, ``settled``, with its tiles joined (``connected.joined``) and its runs words of
+    ``lexicon`` where that is likelier (``words.as_words``), each square's confidence that of its label, the unsure
+    ones flagged."""
     size = squares_a_side(probs)
     choice = within_tile_counts(probs, caps or {})
     if settled:
         choice = joined(probs, hands_only(probs, choice, classes), classes, caps)
+        choice = as_words(probs, choice, classes, lexicon, caps)
     labels = [classes[i] for i in choice]
     conf = probs[np.arange(len(probs)), choice].reshape(size, size)
     grid_labels = tuple(tuple(labels[r * size:(r + 1) * size]) for r in range(size))

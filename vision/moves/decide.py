@@ -40,6 +40,7 @@ from tilecam.engine.tiles import TileSet
 from tilecam.vision.moves.letters import best_letters, candidates, word_templates
 from tilecam.vision.moves.reading import BLANK, Reading
 from tilecam.vision.moves.resolve import Candidate, NotAMove, unseen_tiles, word_is_valid
+from tilecam.vision.words import LEAST_LETTER, PHONY_ODDS
 from tilecam.vision.moves.squares import square_probs, tile_probability
 
 Square = tuple[int, int]
@@ -55,10 +56,11 @@ class Weights:
     #: much: below, the candidate would explain the board by calling a clear reading wrong.
     explained: float = 0.05
     #: A letter the reader gives less than this on a square is not tried there (no word's odds make up for it).
-    min_alternative: float = 0.03
+    min_alternative: float = LEAST_LETTER
     #: A word in the lexicon is this many times as probable as one outside it (players mostly play words; a phony
-    #: read with its letters this many times surer than a word's is reported as a phony).
-    phony_odds: float = 5.0
+    #: read with its letters this many times surer than a word's is reported as a phony). The single photo's reading
+    #: weighs a board's words with the same odds (``vision.words``).
+    phony_odds: float = PHONY_ODDS
     #: A word through a new blank that no letter makes good is this many times less probable than a word: the
     #: player names the blank, so it is a bluff made on purpose, or a bare square read as a blank.
     blank_phony_odds: float = 100.0

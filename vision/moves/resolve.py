@@ -15,14 +15,15 @@ the one play on given squares.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from tilecam.engine.board import Board
 from tilecam.engine.move import Placement
 from tilecam.engine.tiles import TileSet
-from tilecam.vision.moves.reading import BLANK, InferenceError, Reading
+from tilecam.vision.moves.reading import InferenceError, Reading
+from tilecam.vision.words import in_lexicon
 
 
 class NotAMove(InferenceError):
@@ -61,14 +62,9 @@ def unseen_tiles(board: Board, tileset: TileSet) -> Counter:
     return tileset.bag() - board.tile_counts()
 
 
-def word_is_valid(lexicon: Any, word: str, letters: Sequence[str]) -> bool:
-    """``word`` (upper case; ``?`` = a blank of unknown letter, matching any of ``letters``) is in ``lexicon``."""
-    if BLANK not in word:
-        return word in lexicon
-    head, _, tail = word.partition(BLANK)
-    if not lexicon.has_prefix(head):
-        return False
-    return any(word_is_valid(lexicon, head + letter + tail, letters) for letter in letters)
+#: ``word`` (upper case; ``?`` = a blank of unknown letter, matching any of ``letters``) is in ``lexicon``: the one
+#: test, shared with the single photo's reading (``vision.words``).
+word_is_valid = in_lexicon
 
 
 def resolve_move(board: Board, reading: Reading, squares: Iterable[tuple[int, int]], tileset: TileSet,
