@@ -82,9 +82,15 @@ def convert(model_in: Path, model_out: Path) -> Path:
     spec = json.loads(model_in.with_suffix(".json").read_text(encoding="utf-8"))
     model_out.parent.mkdir(parents=True, exist_ok=True)
     onnx.save(model, str(model_out))
-    model_out.with_suffix(".json").write_text(json.dumps(byte_spec(spec), indent=2, ensure_ascii=False) + "\n",
-                                              encoding="utf-8")
+    write_spec(model_out, byte_spec(spec))
     return model_out
+
+
+def write_spec(model: Path, spec: dict) -> Path:
+    """The model description ``spec`` written beside ``model`` (``NAME.json``), as the reader loads it."""
+    path = model.with_suffix(".json")
+    path.write_text(json.dumps(spec, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return path
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -66,7 +66,7 @@ def quantize(model_in: Path, model_out: Path, batches: list[dict[str, np.ndarray
     import onnx
     from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
 
-    from tilecam.models.bytes_in import byte_spec, takes_bytes
+    from tilecam.models.bytes_in import byte_spec, takes_bytes, write_spec
 
     if not batches:
         raise ValueError("no boards to measure the activations on")
@@ -90,8 +90,7 @@ def quantize(model_in: Path, model_out: Path, batches: list[dict[str, np.ndarray
         onnx.save(takes_bytes(onnx.load(str(model_out))), str(model_out))
         spec = byte_spec(spec)
     spec["weights"] = WEIGHTS_NOTE.format(sources=sources)
-    model_out.with_suffix(".json").write_text(json.dumps(spec, indent=2, ensure_ascii=False) + "\n",
-                                              encoding="utf-8")
+    write_spec(model_out, spec)
     return model_out
 
 
