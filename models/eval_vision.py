@@ -48,6 +48,7 @@ class Tally:
     turns_told: int = 0         # photos whose row 1 the reader told (labels upright: the label's turn is the truth)
     turns_right: int = 0        # of them, told right
     loose: int = 0              # labels whose tiles are not one joined group (not a game's position)
+    words: str = "-"            # the word list a game's runs of tiles were judged by ("-": none)
     corner_errors: list[float] = field(default_factory=list)
     corner_squares: list[float] = field(default_factory=list)
     timings: list[dict[str, float]] = field(default_factory=list)
@@ -134,6 +135,7 @@ class Tally:
             "row 1 told right": f"{self.turns_right}/{self.turns_told}" if self.turns_told else "-",
             "read as games' positions (tiles joined)": (f"no: {self.loose} labels are not one group" if self.loose
                                                         else "yes"),
+            "runs of tiles judged as words by": self.words if not self.loose else "-",
             "touched by the arm, read # (counted right)": str(self.unsure_touched),
             "corner error median / max": corner,
             "corners within 1/10 square": within,
@@ -157,6 +159,8 @@ def evaluate_folder(classifier: TileClassifier, folder: Path, tileset=None, name
     tally = Tally(name or folder.name)
     photos = labelled_photos(folder)
     tally.loose = sum(not one_group(photo.board) for photo in photos)
+    if lexicon is not None:
+        tally.words = Path(lexicon.source).stem if getattr(lexicon, "source", "") else "a word list"
     for i, photo in enumerate(photos):
         image = cv2.imread(str(photo.photo))
         label = f"{folder.name}/{photo.name}"

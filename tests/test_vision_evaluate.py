@@ -120,6 +120,16 @@ def test_a_labelled_folder_is_scored_in_the_turn_that_fits_and_a_missing_board_c
     tally = evaluate_folder(classifier=None, folder=tmp_path)
     assert tally.not_found == 1 and tally.cell_errors == 225 and tally.tile_errors == 4
     assert tally.unsure_boards == 1 and tally.boards_correct == 0
+    assert tally.row()["runs of tiles judged as words by"] == "-"          # loose tiles: no game, no words
+    game = tmp_path / "game"
+    game.mkdir()
+    (game / "cat.board.txt").write_text("\n".join(truth) + "\n", encoding="utf-8")
+    cv2.imwrite(str(game / "cat.jpg"), np.full((200, 300, 3), 120, np.uint8))
+    from tilecam.core.lexicons import lexicon_for
+
+    judged = evaluate_folder(classifier=None, folder=game, lexicon=lexicon_for("english"))
+    assert judged.row()["runs of tiles judged as words by"] == "enable1"
+    assert evaluate_folder(classifier=None, folder=game).row()["runs of tiles judged as words by"] == "-"
 
 
 def test_a_label_that_is_not_fifteen_by_fifteen_is_refused(tmp_path):
