@@ -53,6 +53,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _read(args: argparse.Namespace) -> int:
     import cv2
 
+    from tilecam.core.lexicons import lexicon_for
     from tilecam.vision.classify import ModelError, TileClassifier
     from tilecam.vision.locate import BoardNotFound
     from tilecam.vision.read import read_board
@@ -63,7 +64,7 @@ def _read(args: argparse.Namespace) -> int:
         return 2
     try:
         classifier = TileClassifier.load(args.model, threads=args.threads)
-        lexicon = None if args.loose else _lexicon(args.tiles, args.lexicon)
+        lexicon = None if args.loose else lexicon_for(args.tiles, args.lexicon)
         reading = read_board(image, classifier, tileset=args.tiles, rotation=args.rotation, size=args.size,
                              settled=not args.loose, lexicon=lexicon)
     except BoardNotFound as exc:
@@ -85,10 +86,3 @@ def _eval(args: argparse.Namespace) -> int:
     return run_evaluation(renders=args.renders, real_dirs=args.real, model=args.model, out_dir=args.out,
                           threads=args.threads, first_render=args.first_render, empty=args.empty,
                           tileset=args.tiles, lexicon=args.lexicon)
-
-
-def _lexicon(tileset: str, name: str | None):
-    """The word list a game in ``tileset`` with the ``lexicon`` setting ``name`` is judged by (None: none)."""
-    from tilecam.core.lexicons import lexicon_for
-
-    return lexicon_for(tileset, name)

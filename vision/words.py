@@ -23,7 +23,7 @@ from typing import Any, Iterator, Sequence
 
 import numpy as np
 
-BLANK, EMPTY, OCCLUDED = "?", ".", "#"
+from tilecam.vision.classify import BLANK, EMPTY, OCCLUDED, letter_mask
 
 #: A word in the lexicon is this many times as probable as one outside it: players mostly play words. Move inference
 #: weighs a play's words with the same odds (``vision.moves.decide.Weights.phony_odds``).
@@ -31,7 +31,7 @@ PHONY_ODDS = 5.0
 #: A letter the reader gives a square less than this is not tried there (as ``Weights.min_alternative``): no word's
 #: odds make up for it.
 LEAST_LETTER = 0.03
-#: Letter combinations tried for one run at most (the least sure squares keep their alternatives longest).
+#: Whole words tried for one run at most: a bound on the search's time, whatever the lexicon and the reading.
 MOST_TRIALS = 4096
 
 
@@ -61,20 +61,6 @@ def runs(labels: Sequence[Sequence[str]]) -> Iterator[tuple[tuple[int, int], ...
                 run = []
 
 
-def _crossing(labels, sq: tuple[int, int], across: bool) -> tuple[tuple[int, int], ...]:
-    """The run through ``sq`` across the other way (``across``: the run that ``sq``'s column makes), maybe of one."""
-    size = len(labels)
-    r, c = sq
-    step = (1, 0) if across else (0, 1)
-    lo, hi = (r, c), (r, c)
-    while 0 <= lo[0] - step[0] and 0 <= lo[1] - step[1] and labels[lo[0] - step[0]][lo[1] - step[1]] != EMPTY:
-        lo = (lo[0] - step[0], lo[1] - step[1])
-    while hi[0] + step[0] < size and hi[1] + step[1] < size and labels[hi[0] + step[0]][hi[1] + step[1]] != EMPTY:
-        hi = (hi[0] + step[0], hi[1] + step[1])
-    n = max(hi[0] - lo[0], hi[1] - lo[1]) + 1
-    return tuple((lo[0] + i * step[0], lo[1] + i * step[1]) for i in range(n))
-
-
 def as_words(probs: np.ndarray, choice: np.ndarray, classes: Sequence[str], lexicon: Any,
              caps: dict[int, int] | None = None) -> np.ndarray:
     """``choice`` (a class index a square, row-major) with each run the lexicon rejects given the letters that make
@@ -85,13 +71,15 @@ def as_words(probs: np.ndarray, choice: np.ndarray, classes: Sequence[str], lexi
         return choice
     size = int(round(math.sqrt(len(choice))))
     choice = np.array(choice, copy=True)
-    letters = [c for c in classes if len(c) == 1 and c.isalpha()]
+    letters = [c for c, is_letter in zip(classes, letter_mask(classes)) if is_letter]
     index = {c: i for i, c in enumerate(classes)}
     labels = [[classes[choice[r * size + c]] for c in range(size)] for r in range(size)]
-    for run in list(runs(labels)):
+    every = list(runs(labels))          # mending letters moves no run: which squares hold tiles stays
+    run_through = {(sq, run[0][0] == run[-1][0]): run for run in every for sq in run}
+    for run in every:
         if _judged(labels, run, lexicon, letters) is not False:
             continue
-        best = _likeliest_word(run, labels, probs, index, letters, lexicon, caps, choice, size)
+        best = _likeliest_word(run, labels, probs, index, letters, lexicon, caps, choice, size, run_through)
         if best is not None:
             for (r, c), letter in zip(run, best):
                 labels[r][c] = letter
@@ -108,11 +96,11 @@ def _judged(labels, squares, lexicon, letters, change: dict | None = None) -> bo
     return None if OCCLUDED in word else in_lexicon(lexicon, word, letters)
 
 
-def _likeliest_word(run, labels, probs, index, letters, lexicon, caps, choice, size):
+def _likeliest_word(run, labels, probs, index, letters, lexicon, caps, choice, size, run_through):
     """The letters for ``run`` that gain the board the most (phonies made words, less the letters' cost), if any
-    gains; None else."""
+    gains; None else. ``run_through``: (square, across) → the run of two or more tiles it lies in that way."""
     across = run[0][0] == run[-1][0]
-    crossings = {sq: _crossing(labels, sq, across) for sq in run}
+    crossings = {sq: run_through.get((sq, not across), ()) for sq in run}
     phony = math.log(PHONY_ODDS)
     # at most every run through the run's squares made a word: no letters costing more are worth trying
     budget = phony * (1 + sum(_judged(labels, cross, lexicon, letters) is False for cross in crossings.values()))
