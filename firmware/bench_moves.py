@@ -200,19 +200,21 @@ def synthetic_records(n: int, rules: Any = None) -> list[Path]:
 
 def run_synthetic(path: Path, seed: int, reader_name: str, reader: Any, lexicon: Any,
                   noise: tuple[float, float] = (DOUBT_RATE, STRAY_RATE), renderer: str = "synth",
-                  game: tuple[Any, Any] | None = None, camera: str = "drawn") -> tuple[Counter, Any, dict]:
+                  game: tuple[Any, Any] | None = None, camera: str = "drawn", pauses: float = 0.0
+                  ) -> tuple[Counter, Any, dict]:
     """One rendered game through the device's one path: capture loop → the one tracker → game service → a
     temporary store. ``simulated`` readings have no pixels: they go to a tracker that settles on three agreeing
     readings, given every frame. ``game``: its settings and rules (``pipeline.recording_settings``; None: the
-    classic English game). ``camera``: the rendered frames' camera set-up (``video.CAMERAS``)."""
+    classic English game). ``camera``: the rendered frames' camera set-up (``video.CAMERAS``). ``pauses``: the share
+    of plays the player stops part-way through, long enough for the board to settle (``ScriptConfig.p_pause``)."""
     from tilecam.firmware.pipeline import ItemsSource, recording_settings, run_recording, temporary_game
-    from tilecam.models.video import iter_render, script_game, simulate_readings
+    from tilecam.models.video import ScriptConfig, iter_render, script_game, simulate_readings
     from tilecam.vision.moves.decide import ResolvePolicy
     from tilecam.vision.moves.replay import External
     from tilecam.vision.moves.tracker import MoveTracker, TrackerConfig, make_tracker
 
     settings, rules = game or recording_settings()
-    video = script_game(synthetic_record(path, rules), seed, rules=rules)
+    video = script_game(synthetic_record(path, rules), seed, rules=rules, config=ScriptConfig(p_pause=pauses))
     info: dict[str, Any] = {"frames": len(video.specs), "render_s": 0.0}
     if reader_name == "simulated":
         frames: Any = simulate_readings(video, seed, doubt_rate=noise[0], stray_rate=noise[1])
@@ -290,6 +292,9 @@ def main(argv: list[str] | None = None) -> int:
                          "middle of the board; default: the classic game)")
     ap.add_argument("--tiles", choices=[t.name for t in tilesets()], default=None,
                     help="the synthetic games' tile set (default: the variant's, English for the classic game)")
+    ap.add_argument("--pauses", type=float, default=0.0,
+                    help="synthetic games: share of plays the player stops part-way through, the hand away long "
+                         "enough for the board to settle, then goes on (default 0: the seeds' frames as before)")
     ap.add_argument("--skip-real", action="store_true", help="leave out the ScrabScrap photo games")
     ap.add_argument("--first", type=int, default=0, help="skip this many records (a quick partial run)")
     ap.add_argument("--doubt", type=float, default=DOUBT_RATE, help="simulated reader: fraction of doubtful tiles")
@@ -355,6 +360,8 @@ def main(argv: list[str] | None = None) -> int:
                  "read by tilecam.vision.read through the capture loop)")
         rules_said = "" if args.variant is None and args.tiles is None else \
             f", variant {settings.variant}, {settings.tileset} tiles on {settings.layout}"
+        if args.pauses:
+            rules_said += f", {args.pauses:.0%} of plays paused part-way"
         print(f"\n### Synthetic games: {len(records)} records of ../shared/data/gcg, seeds {args.seed}…"
               f"{args.seed + len(records) - 1}, reader: {reader_name}{noise}{rules_said}\n")
         print("| game | frames | placements right (squares, letters, score) | phantom plays | withdrawn phonies "
@@ -368,7 +375,8 @@ def main(argv: list[str] | None = None) -> int:
                 # Each game is a new set-up (its own camera and board): the reader learns its orientation afresh.
                 reader, _ = _vision_reader(settings.tileset, args.model, size)
             c, tracker, info = run_synthetic(path, args.seed + args.first + i, reader_name, reader, lexicon,
-                                             (args.doubt, args.stray), args.renderer, chosen, args.camera)
+                                             (args.doubt, args.stray), args.renderer, chosen, args.camera,
+                                             args.pauses)
             total += c
             total["frames"] += info["frames"]
             total["render_ms"] += round(info["render_s"] * 1000)

@@ -12,7 +12,8 @@
 * Every run is bounded (``max_seconds``, ``max_frames``) or stopped from another thread (:meth:`CaptureLoop.stop`).
 
 The consumer is the move tracker (``tilecam.vision.moves``): anything with ``feed(image, t) -> list`` of detected
-events. A consumer that sets ``wants_every_frame = True`` is given every frame's full image instead of settled ones;
+events; one with ``note_motion(moving, t)`` is also told where the small image moved (a bool mask) on each frame
+with motion. A consumer that sets ``wants_every_frame = True`` is given every frame's full image instead of settled ones;
 one whose ``wants_another_read`` is true after a frame (it found no board in it) is given the next frame too.
 """
 
@@ -107,12 +108,16 @@ class LoopStatus:
         return text + (f"; last error: {self.last_error}" if self.last_error else "")
 
 
+def moving_pixels(a: np.ndarray, b: np.ndarray, pixel_threshold: int) -> np.ndarray:
+    """Where the gray value differs by more than ``pixel_threshold`` between two small frames of one size."""
+    return np.abs(a.astype(np.int16) - b.astype(np.int16)) > pixel_threshold
+
+
 def motion_fraction(a: np.ndarray, b: np.ndarray, pixel_threshold: int) -> float:
     """Fraction of pixels whose gray value differs by more than ``pixel_threshold`` (1.0 when the sizes differ)."""
     if a.shape != b.shape:
         return 1.0
-    diff = np.abs(a.astype(np.int16) - b.astype(np.int16))
-    return float(np.count_nonzero(diff > pixel_threshold)) / diff.size
+    return float(np.count_nonzero(moving_pixels(a, b, pixel_threshold))) / a.size
 
 
 class CaptureLoop:
@@ -152,6 +157,9 @@ class CaptureLoop:
         """Run until the recording ends, ``stop()``, ``max_seconds`` of wall time or ``max_frames`` frames."""
         cfg = self.config
         every_frame = bool(getattr(self.consumer, "wants_every_frame", False))
+        # where things moved between two small frames, for a consumer that asks (the tracker: which side of the
+        # board a hand reached in from, which the still frames it reads never show)
+        noting_motion = None if every_frame else getattr(self.consumer, "note_motion", None)
         deadline = None if max_seconds is None else time.monotonic() + max_seconds
         previous: np.ndarray | None = None
         need_read = True           # the first frame (and the first after a reconnect) is always read
@@ -214,6 +222,8 @@ class CaptureLoop:
                 # Motion on the small gray image.
                 if previous is not None and motion_fraction(previous, frame.lores, cfg.pixel_threshold) \
                         > cfg.motion_fraction:
+                    if noting_motion is not None and previous.shape == frame.lores.shape:
+                        noting_motion(moving_pixels(previous, frame.lores, cfg.pixel_threshold), frame.t)
                     moving = True
                     last_motion_t = frame.t
                     still_frames = 0

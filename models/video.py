@@ -6,7 +6,8 @@
                ──render_game──▶ frames (tilecam.models.synth's renderer, one image per FrameSpec)
 
 A hand comes in from the player's side, places the tiles one at a time (sometimes hesitating over a square, or
-nudging a tile it has put down), and leaves; the board then stays still for a moment. A withdrawn phony is taken
+nudging a tile it has put down; with ``p_pause``, stopping part-way with the hand away long enough for the board to
+settle), and leaves; the board then stays still for a moment. A withdrawn phony is taken
 back tile by tile. Lighting drifts slowly; rarely the camera jitters for a frame. Everything is decided by the seed:
 the same record and seed give the same frames.
 
@@ -48,6 +49,9 @@ class ScriptConfig:
     p_nudge: float = 0.2           # per play: a placed tile is nudged (the hand over it again)
     p_jitter: float = 0.01         # per still frame: the camera shakes for one frame
     light_drift: float = 0.12      # lighting varies by up to this fraction over a game
+    p_pause: float = 0.0           # per play of two or more tiles: the player stops part-way, takes the hand away
+                                   # while the board stays still (``still_frames``: long enough to settle), and goes
+                                   # on from the same side (0: never, and the seed's frames as before)
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +157,8 @@ def script_game(record: GcgGame, seed: int, tileset: str | None = None,
             for _ in range(cfg.enter_frames):
                 emit(_arm(side, (first[1] + 0.5, first[0] + 0.5), rng, size))
             nudge_at = rng.randrange(len(order)) if ev.kind == "play" and rng.random() < cfg.p_nudge else -1
+            pause_after = rng.randrange(len(order) - 1) if (cfg.p_pause and ev.kind == "play" and len(order) > 1
+                                                            and rng.random() < cfg.p_pause) else -1
             for k, (r, c, t) in enumerate(order):
                 target = (c + 0.5, r + 0.5)
                 for _ in range(cfg.per_tile_frames - 1 + (rng.randint(1, 4) if rng.random() < cfg.p_hesitate else 0)):
@@ -162,6 +168,13 @@ def script_game(record: GcgGame, seed: int, tileset: str | None = None,
                 if k == nudge_at:
                     dx, dy = rng.uniform(-0.12, 0.12), rng.uniform(-0.12, 0.12)
                     emit(_arm(side, target, rng, size), nudge=(r, c, round(dx, 3), round(dy, 3)))
+                if k == pause_after:
+                    for _ in range(cfg.leave_frames):
+                        emit(_arm(side, (c + 0.5 + rng.uniform(-2, 2), r + 0.5 + rng.uniform(-2, 2)), rng, size))
+                    still(cfg.still_frames)
+                    nxt = order[k + 1]
+                    for _ in range(cfg.enter_frames):
+                        emit(_arm(side, (nxt[1] + 0.5, nxt[0] + 0.5), rng, size))
             for _ in range(cfg.leave_frames):
                 last = order[-1]
                 emit(_arm(side, (last[1] + 0.5 + rng.uniform(-2, 2), last[0] + 0.5 + rng.uniform(-2, 2)), rng,

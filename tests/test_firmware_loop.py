@@ -89,6 +89,21 @@ def test_recording_is_read_once_at_start_and_once_per_settle():
     assert src.closed == 1
 
 
+def test_a_consumer_that_notes_motion_is_told_where_the_small_image_moved():
+    images = [board(0)] * 5 + [hand()] * 2 + [board(1)] * 10
+    rec = Recorder()
+    noted: list[tuple[float, np.ndarray]] = []
+    rec.note_motion = lambda moving, t: noted.append((t, moving))
+    CaptureLoop(ListSource(images), rec, config=LoopConfig(settle_seconds=0.3)).run(max_seconds=20)
+    # the hand coming (frame 5), leaving (frame 7): the masks cover where it was, in the small image's pixels
+    assert [round(t, 1) for t, _ in noted] == [0.5, 0.7]
+    first = noted[0][1]
+    assert first.dtype == bool and first.shape == ListSource(images).read().lores.shape
+    ys, xs = np.nonzero(first)
+    scale = first.shape[1] / 400
+    assert ys.min() == pytest.approx(100 * scale, abs=2) and xs.max() == pytest.approx(300 * scale, abs=2)
+
+
 def test_max_frames_bounds_the_loop():
     src = ListSource([board(0)] * 50)
     status = CaptureLoop(src, Recorder()).run(max_frames=7)

@@ -16,6 +16,13 @@ play whose squares changed clearly earlier (:func:`seen_order`) was put down fir
 orders, the other costs ``log(seen_order_odds)``. Where the frames do not tell (both plays first seen in one frame),
 the order is the search's default (the larger play first) and the note says it is a guess.
 
+A hand reaches in from its player's side of the board (:mod:`.hands`; the capture loop's motion shows it). New tiles
+that extend the last play in its line, put down from the side the last play's hand came from, are its player going
+on after a pause mid-word (the last play amended, ``hand_side_odds`` for it); from another side, the next player's
+play (as much against the amendment). A change whose arms all came from one side is one player's: never two plays.
+Where no hand was seen (stills, a corner of the board, a turn passed since: a pass, a clock press) nothing is
+weighed.
+
 A word the lexicon lacks costs odds, it is never forbidden: a phony read clearly (its letter ``phony_odds`` times
 surer than any letter that makes it a word) is the best candidate and is reported as a phony. A blank's letter comes
 out of the same search: the one letter under which every word through it is good is named; none or several, it
@@ -77,6 +84,11 @@ class Weights:
     order_margin_s: float = 0.5
     #: One settled change is a new play this many times as often as the last play read short and made whole.
     amend_odds: float = 30.0
+    #: A hand reaches in from its player's side of the board (:mod:`.hands`): new tiles that extend the last play,
+    #: put down by a hand from the side the last play's came from, are its player's going on after a pause this
+    #: many times as often as the next player's (who would have to reach round to that side); from another side,
+    #: the other way round. Weighed only where the camera saw both hands.
+    hand_side_odds: float = 100.0
     #: At most this many squares are left open between tile and empty (the most doubtful ones); others take the
     #: likelier state.
     max_doubtful: int = 6
@@ -123,7 +135,8 @@ class Interpretation:
 class _Layout:
     """How a tile set was laid: ``plays`` in turn (squares each; ``fixed`` tiles are the last play's, kept as
     committed), on ``board``, with the log prior of that kind of event (and of the order the frames showed);
-    ``seen``: two plays' order as the frames showed it (:func:`seen_order`)."""
+    ``seen``: two plays' order as the frames showed it (:func:`seen_order`); ``went_on``: an amended play's player
+    went on after a pause (the same side's hand put the rest down)."""
 
     kind: str
     plays: tuple[tuple[Square, ...], ...]
@@ -131,15 +144,20 @@ class _Layout:
     prior: float
     fixed: tuple[tuple[Square, Tile], ...] = ()
     seen: int = 0
+    went_on: bool = False
 
 
 def decide(board: Board, reading: Reading, new: Iterable[Square], tileset: TileSet, lexicon: Any = None,
            weights: Weights | None = None, last_play: Placement | None = None,
-           first_changed: Mapping[Square, float] | None = None, hidden_blanks: bool = False) -> Interpretation:
+           first_changed: Mapping[Square, float] | None = None, hidden_blanks: bool = False,
+           same_hand: bool | None = None, one_player: bool = False) -> Interpretation:
     """The most probable event that put tiles on ``new`` (squares empty on ``board`` read as tiles).
     ``first_changed``: seconds at which new squares' pixels first changed with a tile on them since the board was
     last looked at (the tracker's record; a square missing from it, or no record: the frames do not tell).
-    ``hidden_blanks``: the players went on past this board unclear: a gap may hold a blank read bare."""
+    ``hidden_blanks``: the players went on past this board unclear: a gap may hold a blank read bare.
+    ``same_hand``: whether this change's hand came from the side of the board the last play's did (None: a hand
+    not seen in one of them); ``one_player``: every arm over the board in this change came from one side (no two
+    plays in it)."""
     w = weights or Weights()
     new = sorted(set(new))
     unseen = unseen_tiles(board, tileset)
@@ -172,7 +190,7 @@ def decide(board: Board, reading: Reading, new: Iterable[Square], tileset: TileS
             if best is None or empty_logp > best[0]:
                 best = (empty_logp, Interpretation("none", ignored=ignored, score=empty_logp))
             continue
-        for layout in _layouts(board, tiles, last_play, w, first_changed or {}):
+        for layout in _layouts(board, tiles, last_play, w, first_changed or {}, same_hand, one_player):
             try:
                 found = _best_letters(layout, probs, unseen, tileset, lexicon, w)
             except NotAMove as exc:
@@ -245,12 +263,15 @@ def _gaps(board: Board, new: Sequence[Square]) -> list[Square]:
 
 
 def _layouts(board: Board, tiles: Sequence[Square], last_play: Placement | None, w: Weights,
-             first_changed: Mapping[Square, float]) -> list[_Layout]:
+             first_changed: Mapping[Square, float], same_hand: bool | None = None, one_player: bool = False
+             ) -> list[_Layout]:
     """The ways ``tiles`` may have been laid: one play, two plays in either order (where both are legal, the one
-    the frames showed against costing ``seen_order_odds``), the last play amended."""
+    the frames showed against costing ``seen_order_odds``), the last play amended (its player going on after a
+    pause, where the hands tell: ``hand_side_odds``). Two plays are two players' turns: none where every arm came from
+    one side (``one_player``; part of a word with a gap, the rest still to come, is then no move yet)."""
     out = [_Layout("play", (tuple(tiles),), board, 0.0)]
     two = -math.log(w.two_plays_odds)
-    if 2 <= len(tiles) <= 2 * w.rack_size:
+    if 2 <= len(tiles) <= 2 * w.rack_size and not one_player:
         for part in _parts(board, tiles):
             rest = tuple(s for s in tiles if s not in part)
             if rest:
@@ -275,7 +296,15 @@ def _layouts(board: Board, tiles: Sequence[Square], last_play: Placement | None,
             rest = tuple(s for s in tiles if s[axis] != value)
             if ext:
                 plays = (tuple(sorted(last + list(ext))),) + ((rest,) if rest else ())
-                out.append(_Layout("amend", plays, before, -math.log(w.amend_odds), fixed))
+                # The hand seen put the extension down now (its squares changed in pixels, or a stream of readings
+                # that has no pixels): whose hand it was says whose play it is. A square that never changed was
+                # there all along (the last play read short): the hand seen was the next play's.
+                put_now = not first_changed or all(s in first_changed for s in ext)
+                went_on = same_hand is True and put_now and not rest
+                prior = -math.log(w.amend_odds)
+                if same_hand is not None and put_now:
+                    prior += math.log(w.hand_side_odds) * (1 if same_hand else -1)
+                out.append(_Layout("amend", plays, before, prior, fixed, went_on=went_on))
     return out
 
 
@@ -335,9 +364,10 @@ def _interpretation(layout: _Layout, labels: dict[Square, str], probs: dict, rea
     cands = candidates(layout.board, layout.plays, dict(layout.fixed), labels, probs, reading, tileset, lexicon,
                        w.max_blank_assignments)
     if layout.kind == "amend":
+        note = ("its player went on after a pause (the hand came from the same side)" if layout.went_on else
+                "the last play was read short: a tile of it was read as an empty square then")
         return Interpretation("amend", candidate=cands[1] if len(cands) > 1 else None, withdrawn=last_play,
-                              amended=cands[0], ignored=ignored, score=score,
-                              note="the last play was read short: a tile of it was read as an empty square then")
+                              amended=cands[0], ignored=ignored, score=score, note=note)
     if layout.kind == "two":
         note = "two plays in one settled change (the first was never committed on its own)"
         if _legal(layout.board, layout.plays[::-1], w.rack_size):

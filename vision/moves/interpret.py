@@ -76,17 +76,20 @@ def _same_tile(tile: Tile, label: str) -> bool:
 def interpret(board: Board, reading: Reading, tileset: TileSet, lexicon: Any = None,
               last_play: Placement | None = None, policy: Weights | None = None,
               first_changed: Mapping[tuple[int, int], float] | None = None,
-              hidden_blanks: bool = False) -> Interpretation:
+              hidden_blanks: bool = False, same_hand: bool | None = None, one_player: bool = False
+              ) -> Interpretation:
     """What the settled ``reading`` means against the committed ``board`` (whose last play was ``last_play``);
     ``first_changed``: when squares' pixels first changed since the board was last looked at (the order of two
     plays in one change, :func:`~tilecam.vision.moves.decide.decide`); ``hidden_blanks``: the players went on past
-    this board unclear (a gap may hold a blank read bare, ``decide``)."""
+    this board unclear (a gap may hold a blank read bare, ``decide``); ``same_hand``: whether this change's hand
+    came from the side the last play's did, ``one_player``: every arm came from one side (``decide``)."""
     policy = policy or Weights()
     diff = diff_board(board, reading, policy.clear)
     if diff.empty:
         return Interpretation("none")
     if not diff.removed:
-        return decide(board, reading, diff.added, tileset, lexicon, policy, last_play, first_changed, hidden_blanks)
+        return decide(board, reading, diff.added, tileset, lexicon, policy, last_play, first_changed, hidden_blanks,
+                      same_hand, one_player)
 
     last_squares = {(r, c) for r, c, _ in last_play.new_tiles()} if last_play is not None else set()
     removed = set(diff.removed)

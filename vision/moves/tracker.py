@@ -19,6 +19,10 @@
   as another letter, twice in a row, was misread → a ``correct`` event. A board
   turned on the table (a turntable) is no move: the board read in its other turns matches the committed letters
   (:mod:`tilecam.vision.moves.turned`), the reader reads it its new way from then on, and ``status`` says so.
+* Whose hand: the capture loop tells :meth:`MoveTracker.note_motion` where its small image moved, the tracker lays
+  that on the board's squares and notes which edge the arm crossed (:mod:`tilecam.vision.moves.hands`); the side
+  of the last play's hand against this change's tells a player going on after a pause mid-word from the next
+  player extending the word (``decide``).
 * Commit policy ``settle`` (default): a settled change is committed at once. ``clock``: settled boards are only
   looked at when a clock is pressed (:meth:`MoveTracker.clock`); a press that finds the board unchanged is a
   scoreless turn. ``stills``: every frame is a turn of its own (one photo per turn, a clock-button rig).
@@ -47,6 +51,7 @@ from tilecam.engine.layout import Layout
 from tilecam.engine.move import Placement
 from tilecam.engine.tiles import TileSet
 from tilecam.vision.moves.events import DetectedEvent, TrackerError
+from tilecam.vision.moves.hands import HandSides, moving_squares
 from tilecam.vision.moves.interpret import Interpretation, diff_board, interpret
 from tilecam.vision.moves import reader as readers
 from tilecam.vision.moves import turned
@@ -165,6 +170,12 @@ class MoveTracker:
         self._why_unreadable = "no board found in the frame"
         self.memory = BoardMemory()
         self.first_changes = FirstChanges()   # when new squares first changed: the order of two plays in one change
+        self.hand_sides = HandSides()      # the sides this change's hands came from (whose play it is)
+        self._change_side: int | None = None  # the side this change's hand came from, once it is decided
+        self._board_at: tuple[np.ndarray, tuple[int, int]] | None = None   # the grid as located in the last image
+                                                                            # read (unturned), its (height, width)
+        self._last_side: int | None = None  # the side the last play's hand came from (None: not seen, or a turn
+                                            # has passed since: a clock press, a pass, an exchange)
         self._misread: dict[tuple[int, int], tuple[str, int]] = {}   # square -> (letter read since, settles seen)
         self.blanks = BlankMemory()        # bare squares that read as blanks, blanks that read bare (.blanks)
         self._doubted: set[tuple[int, int]] = set()  # committed tiles whose letter the model gave under DOUBTED
@@ -191,6 +202,9 @@ class MoveTracker:
         board = Board.from_rows(list(board_rows), self.board.layout)
         if board.size != self.board.size:
             raise TrackerError(f"a {board.size}x{board.size} board")
+        # someone other than the camera changed the game (a pass or an exchange from the web or a button, an undo):
+        # a turn may have gone by, so the next hand from the last play's side is no sign of its player going on
+        self._last_side = None
         if board == self.board:
             return
         self.board = board
@@ -207,12 +221,14 @@ class MoveTracker:
         nothing new is a scoreless turn). Under ``settle`` the press is only a hint to look now."""
         self._clock.append((t, player))
         self._settled_handled = False
+        self._last_side = None         # the turn is over: what is put down next is the next player's
         return []          # the next settled reading (the read the press asks for) decides
 
     def external(self, kind: str, t: float, player: int | None = None, count: int = 0) -> list[DetectedEvent]:
         """A pass or an exchange reported by a button or the web page (a camera cannot see them)."""
         if kind not in ("pass", "exchange"):
             raise TrackerError(f"unknown external event {kind!r}; pass or exchange")
+        self._last_side = None         # a turn passed since the last play
         return [DetectedEvent(kind, t=t, player=player, count=count)]
 
     # ------------------------------------------------------------------------------------------ frames
@@ -233,6 +249,9 @@ class MoveTracker:
             reading = self._read(frame)
         if isinstance(frame, np.ndarray):
             self.stats.read_s.append(time.perf_counter() - t0)
+            location = getattr(self._raw, "location", None)
+            if location is not None:
+                self._board_at = (location.corners, frame.shape[:2])
             if reading is not None and getattr(self._raw, "warped", None) is not None:
                 committed = self._committed_reading()
                 look = self.memory.look(reading, self._raw.warped, committed, sig)
@@ -250,6 +269,29 @@ class MoveTracker:
         if events:
             self.stats.latency_s.append(t2 - t0)
         return events
+
+    def note_motion(self, moving: np.ndarray, t: float) -> None:
+        """Where the capture loop's small image moved since its last frame (a bool mask): an arm reaching over the
+        board, whose side of the board tells whose hand it is (:mod:`.hands`). The still frames the tracker reads
+        seldom show it."""
+        if self._board_at is not None:
+            self.hand_sides.note(moving_squares(moving, *self._board_at, self.board.size))
+
+    def _reader_turn(self) -> int:
+        """Quarter turns from the board as located in the picture to the reader's reading (row 1 told from the
+        letters; 0 until it is told)."""
+        return getattr(self._reader, "rotation", None) or 0
+
+    def _in_picture(self, squares: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+        """Squares of the board (its orientation) where they lie in the picture's grid (as located, unturned):
+        the hands' sides are the camera's, where the players sit, whichever edge is row 1 or however the board
+        was turned on the table."""
+        n = self.board.size
+        mask = np.zeros((n, n), bool)
+        for r, c in squares:
+            mask[r, c] = True
+        turn = self._reader_turn() + self.rotation
+        return [(int(r), int(c)) for r, c in np.argwhere(np.rot90(mask, -turn))]
 
     def _read(self, frame: Any) -> Reading | None:
         self._raw = None
@@ -304,6 +346,7 @@ class MoveTracker:
         if self.config.occlusion_blocks and (reading.any_occluded or self._looks_covered(reading, look)):
             self.stats.occluded += 1
             self._interrupted()
+            self.hand_sides.note(np.rot90(_under_hand(reading, look), -self._reader_turn()))   # the camera's picture
             hand = f" ({len(look.hand)} squares)" if look is not None and look.hand else ""
             self.status = f"occluded: something over the board{hand}"
             return []
@@ -357,8 +400,10 @@ class MoveTracker:
         result = self._decide(reading, clock is not None)
         if result.kind == "play" and self.config.rotations and next(iter(self.board.tiles()), None) is None:
             reading, result = self._first_play_turn(reading, result)
+        side = self._change_side
         if result.kind not in ("disturbed", "unclear"):
             self.first_changes.forget()     # decided: what changes next belongs to the next move (pending: kept)
+            self.hand_sides.forget()
         if result.kind in ("play", "withdraw+play", "none"):
             self.blanks.judged_bare(result.ignored, reading)
         self._settled_handled = True
@@ -384,6 +429,10 @@ class MoveTracker:
                 events.append(self._amend(result, t))
             elif result.withdrawn is not None:
                 events.append(self._withdraw(result, t))
+            # the side of the hand that put the last play down, where one player's hand made this change
+            one_hand = (result.kind == "play" and not result.earlier) or (result.kind == "amend"
+                                                                          and result.candidate is None)
+            self._last_side = side if one_hand else None
             for earlier in result.earlier:      # two plays in one change: each says so (and how their order is known)
                 events.append(replace(self._play(earlier, t, None), note=result.note))
             if result.candidate is not None:
@@ -407,15 +456,22 @@ class MoveTracker:
         since it was last unclear, none of those taken away; or a clock press said the play is done), again,
         allowing a blank read as the bare board in a gap (``decide``'s ``hidden_blanks``): else one blank read bare
         stalls the game for good, every later play adding to a board that has no legal reading."""
+        added = diff_board(self.board, reading, self.config.resolve.clear).added
+        in_picture = self._in_picture(added)
+        side = self._change_side = self.hand_sides.side(in_picture)
+        same_hand = None if side is None or self._last_side is None else side == self._last_side
+        one_player = self.hand_sides.one_side(in_picture)
+
         def once(hidden: bool) -> Interpretation:
             return interpret(self.board, reading, self.tileset, self.lexicon, self.last_play, self.config.resolve,
-                             self.first_changes.squares(self.rotation), hidden_blanks=hidden)
+                             self.first_changes.squares(self.rotation), hidden_blanks=hidden, same_hand=same_hand,
+                             one_player=one_player)
 
         result = once(False)
         if result.kind != "unclear":
             self._unclear, self._went_on = None, False
             return result
-        new = frozenset(diff_board(self.board, reading, self.config.resolve.clear).added)
+        new = frozenset(added)
         self._went_on = self._went_on or pressed or (self._unclear is not None and new > self._unclear)
         self._unclear = new
         if self._went_on:
@@ -491,8 +547,9 @@ class MoveTracker:
         assert amended is not None and short is not None
         for r, c, _tile in short.new_tiles():
             self.board[r, c] = None
-        return replace(self._play(amended, t, None), kind="amend",
-                       note=f"the last play was {short}: a tile of it was read as an empty square then")
+        why = (result.note if result.note.startswith("its player went on") else
+               "a tile of it was read as an empty square then")
+        return replace(self._play(amended, t, None), kind="amend", note=f"the last play was {short}: {why}")
 
     def _play(self, cand: Candidate, t: float, player: int | None) -> DetectedEvent:
         for r, c, tile in cand.placement.new_tiles():
@@ -577,6 +634,16 @@ class MoveTracker:
     def set_named_blank(self, row: int, col: int, letter: str) -> None:
         """The players named a blank (the web's answer): the committed board follows."""
         self.board[row, col] = Tile(letter.upper(), True)
+
+
+def _under_hand(reading: Reading, look: Look | None) -> np.ndarray:
+    """The squares under a hand in a covered frame (camera orientation): the pixels' hand where the frame was
+    seen against the last settle, else the squares read as covered."""
+    if look is not None and look.hand:
+        mask = np.zeros((reading.size, reading.size), bool)
+        mask[tuple(np.array(look.hand).T)] = True
+        return mask
+    return reading.occluded
 
 
 @dataclass(frozen=True)

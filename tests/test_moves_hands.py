@@ -1,0 +1,197 @@
+"""A pause mid-word without a clock: the side of the board a hand reaches in from tells one player going on from the
+next player's turn (``vision/moves/hands.py``, ``Weights.hand_side_odds``)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tilecam.engine.board import Board
+from tilecam.engine.lexicon import Lexicon
+from tilecam.engine.move import Placement
+from tilecam.engine.tiles import TileSet
+from tilecam.vision.moves.hands import SIDES, HandSides, entry_side, touched_edges
+from tilecam.vision.moves.interpret import interpret
+from tilecam.vision.moves.reading import Reading
+from tilecam.vision.moves.tracker import MoveTracker, TrackerConfig
+
+from boards import rows_with
+
+EN = TileSet.load("english")
+LEX = Lexicon.from_words(["CAT", "CATS", "AT"])
+
+
+def arm(side: str, to: tuple[int, int], n: int = 15) -> list[tuple[int, int]]:
+    """The squares an arm from ``side`` covers on its way to the square ``to`` (one square wide)."""
+    r, c = to
+    return {"bottom": [(k, c) for k in range(r, n)], "top": [(k, c) for k in range(r + 1)],
+            "left": [(r, k) for k in range(c + 1)], "right": [(r, k) for k in range(c, n)]}[side]
+
+
+def mask(squares, n: int = 15) -> np.ndarray:
+    m = np.zeros((n, n), bool)
+    for s in squares:
+        m[s] = True
+    return m
+
+
+@pytest.mark.parametrize("side, to", [("bottom", (7, 7)), ("top", (13, 7)), ("left", (7, 12)), ("right", (2, 3)),
+                                      ("top", (4, 14)), ("right", (14, 4))])
+def test_an_arm_is_told_to_come_from_the_edge_farther_from_its_hand(side, to):
+    # ("top", (4, 14)): down the right edge from the top; ("right", (14, 4)): along the bottom edge from the right
+    hands = HandSides()
+    hands.note(mask(arm(side, to)))
+    assert SIDES[hands.side([to])] == side
+
+
+def test_a_hand_in_a_corner_or_touching_no_edge_tells_nothing():
+    assert entry_side(touched_edges(mask([(14, 14), (14, 13), (13, 14)])), (14.0, 14.0), 15) is None
+    assert entry_side(touched_edges(mask([(6, 6), (7, 7)])), (7.0, 7.0), 15) is None
+    hands = HandSides()
+    assert hands.side([(7, 7)]) is None                  # no hand seen
+    hands.note(mask(arm("bottom", (7, 7))))
+    assert hands.side([]) is None                        # nothing put down
+    hands.note(mask(arm("top", (7, 7))))
+    assert hands.side([(7, 7)]) is None                  # one frame each way: a tie
+    hands.note(mask(arm("top", (6, 7))))
+    assert SIDES[hands.side([(7, 7)])] == "top"
+    hands.forget()
+    assert hands.side([(7, 7)]) is None
+
+
+def test_the_modules_examples_hold():
+    import doctest
+
+    from tilecam.vision.moves import decide, hands
+
+    for module in (hands, decide):
+        assert doctest.testmod(module).failed == 0
+
+
+def committed(*plays: tuple[str, str]) -> tuple[Board, Placement]:
+    board, last = Board(), None
+    for coord, word in plays:
+        last = Placement.from_gcg(coord, word)
+        for r, c, t in last.new_tiles():
+            board[r, c] = t
+    return board, last
+
+
+def test_an_extension_of_the_last_play_is_its_players_when_the_same_side_put_it_down():
+    board, cat = committed(("8H", "CAT"))
+    reading = Reading.from_rows(rows_with(("8H", "CATS")))
+    same = interpret(board, reading, EN, LEX, last_play=cat, same_hand=True)
+    assert same.kind == "amend" and str(same.amended.placement) == "8H CATS" and same.candidate is None
+    assert same.note.startswith("its player went on after a pause")
+    for hand in (False, None):              # another side, or a hand not seen: the next player's hook
+        other = interpret(board, reading, EN, LEX, last_play=cat, same_hand=hand)
+        assert other.kind == "play" and str(other.candidate.placement) == "8H ...S"
+
+
+def test_a_tile_of_the_last_play_that_never_changed_in_pixels_is_no_hand_evidence():
+    # CAT's T was there all along, read as an empty square (its pixels did not change); the S is new: the hand
+    # seen put down only the S, so whose hand it was weighs nothing for the amendment
+    board, ca = committed(("8H", "CA"))
+    reading = Reading.from_rows(rows_with(("8H", "CATS")))
+    seen_now = {(7, 10): 5.0}
+    for hand in (True, False):
+        result = interpret(board, reading, EN, LEX, last_play=ca, first_changed=seen_now, same_hand=hand)
+        assert result.kind == "play"        # CA + T as before: the T is not put down now, so no amendment prior
+
+
+def placed(tracker: MoveTracker, rows: list[str], side: str, to: tuple[int, int], t: float) -> list:
+    """A hand from ``side`` puts the tiles of ``rows`` down (two covered frames), then the board is still."""
+    events = []
+    for k in range(2):
+        events += tracker.feed(Reading.from_rows(rows, occluded=arm(side, to)), t + 0.1 * k)
+    for k in range(3):
+        events += tracker.feed(Reading.from_rows(rows), t + 0.2 + 0.1 * k)
+    return [str(e) for e in events]
+
+
+def test_a_pause_mid_word_is_one_play_and_the_next_players_hook_is_a_play():
+    cats = rows_with(("8H", "CATS"))
+    tr = MoveTracker("english", lexicon=LEX, config=TrackerConfig(settle_readings=3))
+    assert placed(tr, rows_with(("8H", "CAT")), "bottom", (7, 8), 0.0) == ["play 8H CAT"]
+    assert placed(tr, cats, "bottom", (7, 10), 5.0) == ["amend the last play to 8H CATS"]
+    # the player across the board adds the S: a play of its own
+    tr = MoveTracker("english", lexicon=LEX, config=TrackerConfig(settle_readings=3))
+    placed(tr, rows_with(("8H", "CAT")), "bottom", (7, 8), 0.0)
+    assert placed(tr, cats, "top", (7, 10), 5.0) == ["play 8H ...S"]
+    # the same side after the other player passed: a turn went by, it is a play too
+    tr = MoveTracker("english", lexicon=LEX, config=TrackerConfig(settle_readings=3))
+    placed(tr, rows_with(("8H", "CAT")), "bottom", (7, 8), 0.0)
+    tr.external("pass", 3.0)
+    assert placed(tr, cats, "bottom", (7, 10), 5.0) == ["play 8H ...S"]
+
+
+def test_a_scripted_game_paused_mid_word_in_every_play_is_scored_as_played(shared_dir, monkeypatch):
+    """Every play of a scripted game paused part-way (the simulated reader: arms from the players' sides): every
+    placement right but where the rest of a word went down in a corner of the board (no side told); with the hands'
+    sides not weighed, the parts that are words are committed as plays of their own."""
+    from tilecam.firmware import bench_moves
+    from tilecam.firmware.pipeline import recording_settings
+    from tilecam.vision.moves import tracker as tracker_module
+
+    chosen = recording_settings()
+    path = bench_moves.synthetic_records(1, chosen[1])[0]
+
+    def right() -> tuple[int, int]:
+        counts, _, _ = bench_moves.run_synthetic(path, 21203, "simulated", None, Lexicon.load(), game=chosen,
+                                                 pauses=1.0)
+        return counts["plays_right"], counts["plays"]
+
+    with_sides = right()
+    monkeypatch.setattr(tracker_module.MoveTracker, "__init__", _without_sides(tracker_module.MoveTracker.__init__))
+    without = right()
+    assert with_sides == (19, 20)      # 14H .STASIAS: its AS put down by the bottom right corner
+    assert without == (10, 20)
+
+
+def _without_sides(init):
+    from dataclasses import replace
+
+    def patched(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        self.config = replace(self.config, resolve=replace(self.config.resolve, hand_side_odds=1.0))
+    return patched
+
+
+def arm_polygon(side: str, row: int, col: int) -> list[tuple[float, float]]:
+    """An arm (grid units: x a column, y a row) reaching from ``side`` of the board to the square (row, col)."""
+    x, y = col + 0.5, row + 0.5
+    if side == "bottom":
+        return [(x - 0.6, 21.0), (x - 0.7, y), (x, y - 0.7), (x + 0.7, y), (x + 0.6, 21.0)]
+    return [(x - 0.6, -6.0), (x - 0.7, y), (x, y + 0.7), (x + 0.7, y), (x + 0.6, -6.0)]
+
+
+@pytest.mark.parametrize("second_side, events", [
+    ("bottom", ["play 8H CAT", "amend the last play to 8H CATS"]),
+    ("top", ["play 8H CAT", "play 8H ...S"]),
+])
+def test_the_capture_loop_tells_the_tracker_whose_arm_put_the_tiles_down(tracker, second_side, events):
+    """Rendered frames through the device's capture loop: CAT put down from the bottom, the board still long enough
+    to settle, then the S — from the bottom (its player went on) or from the top (the other player's hook). The
+    still frames the tracker reads show no arm: the loop's motion tells it."""
+    synth = pytest.importorskip("tilecam.models.synth")
+    from tilecam.firmware.loop import CaptureLoop
+    from tilecam.firmware.pipeline import ItemsSource
+
+    scene = synth.sample_scene(np.random.default_rng(4242), "english")
+
+    def frame(rows, hand=None):
+        return np.asarray(synth.render_board(list(rows), seed=4242, scene=scene, hand=hand).image)
+
+    tracker.lexicon = Lexicon.load()
+    frames = [frame(rows_with())] * 6
+    for k, col in enumerate((7, 8, 9)):
+        before = rows_with(("8H", "CAT"[:k])) if k else rows_with()
+        frames += [frame(before, arm_polygon("bottom", 7, col)),
+                   frame(rows_with(("8H", "CAT"[:k + 1])), arm_polygon("bottom", 7, col))]
+    frames += [frame(rows_with(("8H", "CAT")))] * 8
+    frames += [frame(rows_with(("8H", "CAT")), arm_polygon(second_side, 7, 10)),
+               frame(rows_with(("8H", "CATS")), arm_polygon(second_side, 7, 10))]
+    frames += [frame(rows_with(("8H", "CATS")))] * 8
+    seen: list[str] = []
+    CaptureLoop(ItemsSource(frames), tracker, lambda got, _frame: seen.extend(str(e) for e in got)).run()
+    assert seen == events

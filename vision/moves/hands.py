@@ -1,0 +1,140 @@
+"""Which side of the board a hand reaches in from: the side its player sits at.
+
+    the capture loop's motion between two small frames ──moving_squares──▶ the squares an arm passed over
+    each such frame (or a frame read with a hand over it) ──HandSides.note──▶ the board's edges they touch
+    the change's new tiles ──HandSides.side──▶ 0 bottom | 1 top | 2 left | 3 right | None
+
+A hand over the board is the end of an arm that crosses the board's edge where its player sits, so the squares it
+covers touch that edge; and the hand is over the tiles it puts down. Where the covered squares touch two edges (an
+arm from the top reaching a tile by the right edge, or down to the bottom row) the arm came in across the one
+farther from the new tiles. Two plays put down from the same side are one player's: a player who stopped part-way
+through a word, took the hand away long enough for the board to settle, and went on. From another side they are two
+players' turns — and a change whose arms all came from one side is one player's, never two plays. Without a clock nothing else tells a pause mid-word from the next player extending the word
+(:class:`~tilecam.vision.moves.decide.Weights`' ``hand_side_odds`` weighs it). Sides are the picture's.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+import numpy as np
+
+SIDES = ("bottom", "top", "left", "right")
+
+Edges = tuple[bool, bool, bool, bool]
+
+#: A square is under a moving arm when at least this share of its pixels changed between two small frames: a quarter
+#: of a square is an arm's edge passing; less is noise, or a shadow's soft edge.
+MOVING_SHARE = 0.25
+
+#: Pixels a square in the grid the motion is warped to (enough to take a share of a square's pixels).
+MOTION_CELL_PX = 4
+
+#: An arm covers at most this share of the board's squares (one reaching across a 15x15 board along its middle
+#: covers about a sixth): more at once is the light changing or the camera shaken, no hand's side.
+ARM_SHARE = 0.4
+
+#: Two touched edges whose distances from the hand differ by less than this many squares tell nothing: a hand in a
+#: corner of the board, which an arm from either side reaches the same way.
+CORNER_SQUARES = 1.0
+
+
+def touched_edges(covered: np.ndarray) -> Edges:
+    """Whether the ``covered`` squares (an n x n bool array, row 0 at the top) touch the bottom, top, left and right
+    edge of the board."""
+    n = covered.shape[0]
+    return (bool(covered[n - 1].any()), bool(covered[0].any()), bool(covered[:, 0].any()),
+            bool(covered[:, n - 1].any()))
+
+
+def entry_side(edges: Edges, hand_at: tuple[float, float], n: int) -> int | None:
+    """The side (index into :data:`SIDES`) an arm touching ``edges`` came in from, its hand at ``hand_at`` (row,
+    column): the touched edge farthest from the hand; None when it touches none, or two about as far
+    (``CORNER_SQUARES``).
+
+    >>> SIDES[entry_side((True, True, False, False), (13.0, 7.0), 15)]     # down the board to row 14
+    'top'
+    >>> SIDES[entry_side((False, True, False, True), (2.0, 14.0), 15)]     # from the top along the right edge
+    'top'
+    >>> entry_side((True, False, False, True), (14.0, 13.5), 15) is None   # a corner: either
+    True
+    """
+    r, c = hand_at
+    far = [(d, i) for i, (t, d) in enumerate(zip(edges, (n - 1 - r, r, c, n - 1 - c))) if t]
+    if not far:
+        return None
+    far.sort(reverse=True)
+    if len(far) > 1 and far[0][0] - far[1][0] < CORNER_SQUARES:
+        return None
+    return far[0][1]
+
+
+def moving_squares(moving: np.ndarray, corners: np.ndarray, frame_shape: tuple[int, int], size: int) -> np.ndarray:
+    """The squares (``size`` x ``size`` bool, in the grid's order) a motion mask of a small frame (``moving``: where
+    its pixels changed since the last small frame) covers by ``MOVING_SHARE`` or more; ``corners``: the grid's, in
+    the full frame's pixels (``CORNER_ORDER``), ``frame_shape``: the full frame's (height, width).
+
+    >>> grid = np.float32([[200, 20], [440, 20], [440, 260], [200, 260]])  # the board in a 640x360 frame
+    >>> moving = np.zeros((90, 160), bool); moving[45:, 78:82] = True    # an arm up from the bottom, quarter size
+    >>> squares = moving_squares(moving, grid, (360, 640), 15)
+    >>> [int(c) for c in np.unique(np.argwhere(squares)[:, 1])], [int(r) for r in np.argwhere(squares)[:, 0]]
+    ([7], [10, 11, 12, 13, 14])
+    """
+    import cv2
+
+    scale = np.float32([moving.shape[1] / frame_shape[1], moving.shape[0] / frame_shape[0]])
+    src = np.asarray(corners, np.float32).reshape(4, 2) * scale
+    side = size * MOTION_CELL_PX
+    dst = np.float32([[0, 0], [side, 0], [side, side], [0, side]])
+    grid = cv2.warpPerspective(moving.astype(np.float32), cv2.getPerspectiveTransform(src, dst), (side, side),
+                               flags=cv2.INTER_LINEAR)
+    share = grid.reshape(size, MOTION_CELL_PX, size, MOTION_CELL_PX).mean(axis=(1, 3))
+    return share >= MOVING_SHARE
+
+
+class HandSides:
+    """The edges the hands over the board touched since the tracker last decided what the board shows. Squares are
+    the picture's (the grid as located, unturned): the players sit where they sit, whichever edge of the board is
+    row 1 and however the board is turned on the table."""
+
+    def __init__(self) -> None:
+        self._seen: Counter[Edges] = Counter()
+        self._size = 15
+
+    def note(self, covered: np.ndarray) -> None:
+        """One frame's squares under a hand."""
+        self._size = covered.shape[0]
+        edges = touched_edges(covered)
+        if any(edges) and covered.mean() <= ARM_SHARE:
+            self._seen[edges] += 1
+
+    def votes(self, new: Iterable[tuple[int, int]]) -> Counter[int]:
+        """Frames whose arm came from each side, the hand over the ``new`` tiles (their middle)."""
+        new = list(new)
+        votes: Counter[int] = Counter()
+        if not new:
+            return votes
+        hand_at = (float(np.mean([r for r, _ in new])), float(np.mean([c for _, c in new])))
+        for edges, frames in self._seen.items():
+            side = entry_side(edges, hand_at, self._size)
+            if side is not None:
+                votes[side] += frames
+        return votes
+
+    def one_side(self, new: Iterable[tuple[int, int]]) -> bool:
+        """Whether every arm seen came from one side: the change was one player's. (One frame from another side is
+        enough to doubt it: two plays in one change are then weighed as before.)"""
+        return len(self.votes(new)) == 1
+
+    def side(self, new: Iterable[tuple[int, int]]) -> int | None:
+        """The side most frames' hands came from, the hand over the ``new`` tiles (their middle); None when no hand
+        was seen, nothing was put down, or two sides tie."""
+        ranked = self.votes(new).most_common(2)
+        if not ranked or (len(ranked) == 2 and ranked[0][1] == ranked[1][1]):
+            return None
+        return ranked[0][0]
+
+    def forget(self) -> None:
+        """The board was decided: the next change's hands count from the next frame."""
+        self._seen.clear()
