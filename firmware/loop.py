@@ -157,9 +157,6 @@ class CaptureLoop:
         """Run until the recording ends, ``stop()``, ``max_seconds`` of wall time or ``max_frames`` frames."""
         cfg = self.config
         every_frame = bool(getattr(self.consumer, "wants_every_frame", False))
-        # where things moved between two small frames, for a consumer that asks (the tracker: which side of the
-        # board a hand reached in from, which the still frames it reads never show)
-        noting_motion = None if every_frame else getattr(self.consumer, "note_motion", None)
         deadline = None if max_seconds is None else time.monotonic() + max_seconds
         previous: np.ndarray | None = None
         need_read = True           # the first frame (and the first after a reconnect) is always read
@@ -222,6 +219,10 @@ class CaptureLoop:
                 # Motion on the small gray image.
                 if previous is not None and motion_fraction(previous, frame.lores, cfg.pixel_threshold) \
                         > cfg.motion_fraction:
+                    # where it moved, for a consumer that asks (the tracker: the side of the board an arm reached in
+                    # from, which the still frames it reads never show); looked up each time: the daemon gives the
+                    # loop a new tracker for a new game
+                    noting_motion = None if every_frame else getattr(self.consumer, "note_motion", None)
                     if noting_motion is not None and previous.shape == frame.lores.shape:
                         noting_motion(moving_pixels(previous, frame.lores, cfg.pixel_threshold), frame.t)
                     moving = True
