@@ -99,6 +99,18 @@ def test_a_tile_of_the_last_play_that_never_changed_in_pixels_is_no_hand_evidenc
         assert result.kind == "play"        # CA + T as before: the T is not put down now, so no amendment prior
 
 
+def test_a_change_whose_arms_came_from_one_side_is_never_two_plays():
+    # CAT down; then the S of CATS and OX down from the C: two plays, unless one player's arm put them all down —
+    # then it is no move yet (one player's tiles that make no one play: the rest is still to come)
+    board, cat = committed(("8H", "CAT"))
+    reading = Reading.from_rows(rows_with(("8H", "CATS"), ("H9", "OX")))
+    lex = Lexicon.from_words(["CAT", "CATS", "COX", "OX"])
+    two = interpret(board, reading, EN, lex, last_play=cat)
+    assert two.kind == "play" and len(two.earlier) == 1
+    one = interpret(board, reading, EN, lex, last_play=cat, one_player=True)
+    assert one.kind == "unclear"
+
+
 def placed(tracker: MoveTracker, rows: list[str], side: str, to: tuple[int, int], t: float) -> list:
     """A hand from ``side`` puts the tiles of ``rows`` down (two covered frames), then the board is still."""
     events = []

@@ -300,6 +300,8 @@ def _layouts(board: Board, tiles: Sequence[Square], last_play: Placement | None,
                 # that has no pixels): whose hand it was says whose play it is. A square that never changed was
                 # there all along (the last play read short): the hand seen was the next play's.
                 put_now = not first_changed or all(s in first_changed for s in ext)
+                if one_player and put_now and rest:
+                    continue        # the last play's player going on and a next play: two players' hands
                 went_on = same_hand is True and put_now and not rest
                 prior = -math.log(w.amend_odds)
                 if same_hand is not None and put_now:
