@@ -6,16 +6,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tilecam.engine.board import Board
 from tilecam.engine.lexicon import Lexicon
-from tilecam.engine.move import Placement
 from tilecam.engine.tiles import TileSet
 from tilecam.vision.moves.hands import SIDES, HandSides, entry_side, touched_edges
 from tilecam.vision.moves.interpret import interpret
 from tilecam.vision.moves.reading import Reading
 from tilecam.vision.moves.tracker import MoveTracker, TrackerConfig
 
-from boards import rows_with
+from boards import committed, rows_with
 
 EN = TileSet.load("english")
 LEX = Lexicon.from_words(["CAT", "CATS", "AT"])
@@ -66,15 +64,6 @@ def test_the_modules_examples_hold():
 
     for module in (hands, decide):
         assert doctest.testmod(module).failed == 0
-
-
-def committed(*plays: tuple[str, str]) -> tuple[Board, Placement]:
-    board, last = Board(), None
-    for coord, word in plays:
-        last = Placement.from_gcg(coord, word)
-        for r, c, t in last.new_tiles():
-            board[r, c] = t
-    return board, last
 
 
 def test_an_extension_of_the_last_play_is_its_players_when_the_same_side_put_it_down():

@@ -13,6 +13,8 @@ from tilecam.vision.moves.interpret import diff_board, interpret
 from tilecam.vision.moves.reading import Reading
 from tilecam.vision.moves.resolve import NotAMove, resolve_move
 
+from boards import committed
+
 EN = TileSet.load("english")
 LEX = Lexicon.from_words(["CAT", "CATS", "EAT", "FAT", "AT", "TA", "SH", "AS", "SASS", "ASS", "OX", "AX", "ZAX", "ZA"])
 EMPTY = ["." * 15] * 15
@@ -268,19 +270,8 @@ def test_a_blank_and_a_letter_are_weighed_by_their_calibrated_probabilities_alon
     assert str(resolve_move(board, blank, squares_of("8H", "CAT"), EN).placement) == "8H CAT"
 
 
-def _committed(*plays: tuple[str, str]) -> tuple[Board, Placement]:
-    """A board with these plays made in turn; the last one's placement."""
-    board = Board()
-    last = None
-    for coord, word in plays:
-        last = Placement.from_gcg(coord, word)
-        for r, c, t in last.new_tiles():
-            board[r, c] = t
-    return board, last
-
-
 def test_a_gap_the_model_doubted_is_filled_but_a_clear_gap_is_not():
-    board, last = _committed(("8H", "CAT"))
+    board, last = committed(("8H", "CAT"))
     rows = rows_with(("8H", "CAT"), ("G7", "EAT"))           # E A T down column G … the A read as empty:
     rows[7] = rows[7][:6] + "." + rows[7][7:]
     doubt = Reading.from_rows(rows, uncertain={(7, 6): [(".", 0.8), ("A", 0.2)]})
@@ -306,7 +297,7 @@ def test_a_gap_the_model_doubted_is_filled_but_a_clear_gap_is_not():
 def test_more_new_tiles_than_a_rack_holds_are_not_one_play():
     from tilecam.vision.moves.decide import Weights as ResolvePolicy
 
-    board, _ = _committed(("8H", "CAT"))
+    board, _ = committed(("8H", "CAT"))
     rows = rows_with(("8H", "CAT"), ("H9", "AAAAAAA"))
     with pytest.raises(NotAMove, match="more than a rack"):
         resolve_move(board, Reading.from_rows(rows), squares_of("H9", "AAAAAAA"), EN,
@@ -316,7 +307,7 @@ def test_more_new_tiles_than_a_rack_holds_are_not_one_play():
 def test_a_play_read_short_is_amended_when_the_next_play_shows_its_missing_tile():
     lex = Lexicon.load()
     # sCRIEVE was played with its S at J1 read as an empty square: CRIEVE (a phony) was committed
-    board, short = _committed(("8D", "DJINN"), ("I7", "WITHY"), ("J2", "CRIEVE"))
+    board, short = committed(("8D", "DJINN"), ("I7", "WITHY"), ("J2", "CRIEVE"))
     # the next play, 1H MASTERLY, goes through that S: 8 squares look new, more than a rack holds
     rows = rows_with(("8D", "DJINN"), ("I7", "WITHY"), ("J1", "SCRIEVE"), ("1H", "MA.TERLY"))
     result = interpret(board, Reading.from_rows(rows), EN, lex, last_play=short)
@@ -366,7 +357,7 @@ def test_the_vision_readings_doubtful_empty_squares_keep_their_alternatives():
 
 
 def test_the_lexicon_may_overrule_the_model_further_for_each_word_it_makes_good():
-    board, _ = _committed(("I8", "OI"))
+    board, _ = committed(("I8", "OI"))
     # BEL across row 10 ending under OI: with the model's I, BEI and OII; with its second guess L, BEL and OIL
     rows = rows_with(("I8", "OI"), ("10G", "BEI"))
     doubt = {(9, 8): [("I", 0.70), ("L", 0.15), ("E", 0.07)]}
@@ -380,7 +371,7 @@ def test_the_lexicon_may_overrule_the_model_further_for_each_word_it_makes_good(
 
 
 def test_each_word_outside_the_lexicon_costs_the_same_odds():
-    board, _ = _committed(("8H", "AT"))
+    board, _ = committed(("8H", "AT"))
     reading = Reading.from_rows(rows_with(("8H", "AT"), ("7H", "QO")), uncertain={(6, 7): [("Q", 0.6), ("Z", 0.4)]})
     # QO / QA / OT rejected against ZO / OT: one word fewer outside the lexicon is worth the odds of 0.6 to 0.4
     cand = resolve_move(board, reading, squares_of("7H", "QO"), EN, Lexicon.from_words(["AT", "ZA"]))
