@@ -132,7 +132,6 @@ def test_a_scripted_game_paused_mid_word_in_every_play_is_scored_as_played(share
     sides not weighed, the parts that are words are committed as plays of their own."""
     from tilecam.firmware import bench_moves
     from tilecam.firmware.pipeline import recording_settings
-    from tilecam.vision.moves import tracker as tracker_module
 
     chosen = recording_settings()
     path = bench_moves.synthetic_records(1, chosen[1])[0]
@@ -143,19 +142,11 @@ def test_a_scripted_game_paused_mid_word_in_every_play_is_scored_as_played(share
         return counts["plays_right"], counts["plays"]
 
     with_sides = right()
-    monkeypatch.setattr(tracker_module.MoveTracker, "__init__", _without_sides(tracker_module.MoveTracker.__init__))
+    monkeypatch.setattr(HandSides, "side", lambda self, new: None)          # no side ever told
+    monkeypatch.setattr(HandSides, "one_side", lambda self, new: False)
     without = right()
     assert with_sides == (19, 20)      # 14H .STASIAS: its AS put down by the bottom right corner
     assert without == (10, 20)
-
-
-def _without_sides(init):
-    from dataclasses import replace
-
-    def patched(self, *args, **kwargs):
-        init(self, *args, **kwargs)
-        self.config = replace(self.config, resolve=replace(self.config.resolve, hand_side_odds=1.0))
-    return patched
 
 
 def arm_polygon(side: str, row: int, col: int) -> list[tuple[float, float]]:
