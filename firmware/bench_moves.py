@@ -249,9 +249,31 @@ def run_synthetic(path: Path, seed: int, reader_name: str, reader: Any, lexicon:
                                on_event=on_event)
         counts = compare(video.truth, service.game.history, scores=True)
         counts["flagged_phony"] = sum("phony" in m.flags for m in service.moves())
+        counts.update(sides_told(video.truth, tracker.stats.sides))
         counts["problems"] = len(report.refused)
         info["report"] = report
     return counts, tracker, info
+
+
+def sides_told(truth: Sequence[dict[str, Any]], sides: Sequence[tuple[Any, int | None]]) -> Counter:
+    """How the tracker told the side of the board each committed play's hand came from, against who made it (the
+    truth's play holding its squares): ``sides_own`` the side most of that player's plays were told, ``sides_other``
+    another, ``sides_none`` not told."""
+    from tilecam.engine.move import Placement
+
+    plays = [(e["player"], {(r, c) for r, c, _ in Placement.from_gcg(e["position"], e["word"]).new_tiles()})
+             for e in truth if e["kind"] == "play"]
+    told: dict[int, Counter] = {}
+    for squares, side in sides:
+        who = next((p for p, s in plays if set(squares) <= s), None)
+        if who is not None:
+            told.setdefault(who, Counter())[side] += 1
+    out: Counter = Counter()
+    for by_side in told.values():
+        own = max((s for s in by_side if s is not None), key=lambda s: by_side[s], default=None)
+        for side, n in by_side.items():
+            out["sides_none" if side is None else "sides_own" if side == own else "sides_other"] += n
+    return out
 
 
 # ------------------------------------------------------------------------------------------------ output
@@ -390,6 +412,10 @@ def main(argv: list[str] | None = None) -> int:
         rendering = f" ({total['render_ms'] / 1000:.1f} s of it rendering)" if total["render_ms"] else ""
         print(f"\n{time.perf_counter() - started:.1f} s wall{rendering}; passes/exchanges came in as events "
               f"({total['scoreless_right']}/{total['scoreless']} recorded); refused events: {total['problems']}")
+        told = total["sides_own"] + total["sides_other"] + total["sides_none"]
+        print(f"the side of the board each committed play's hand came from (vision/moves/hands.py): the side most of "
+              f"its player's plays were told {total['sides_own']} of {told}, another {total['sides_other']}, "
+              f"not told {total['sides_none']}")
         changed = [n for tr in all_track for n in tr.stats.changed[1:]]        # the first read sees everything
         if changed:
             print(f"squares whose pixels changed since the last settle, per read after the first: median "

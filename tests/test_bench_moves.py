@@ -59,3 +59,16 @@ def test_the_tracker_takes_the_variants_rack(shared_dir, monkeypatch):
     path = bench_moves.synthetic_records(1, chosen[1])[0]
     counts, _, _ = bench_moves.run_synthetic(path, 4100, "simulated", None, None, game=chosen)
     assert seen == [9] and counts["plays_right"] == counts["plays"] > 0
+
+
+def test_the_sides_told_are_counted_against_each_players_own():
+    truth = [{"kind": "play", "player": 0, "position": "8H", "word": "CAT"},
+             {"kind": "play", "player": 1, "position": "H9", "word": "OX"},
+             {"kind": "play", "player": 0, "position": "10G", "word": "A."}]
+    # CAT and A. from the bottom (0), OX told from the bottom too (its player's only play: its own side), the
+    # amendment of CAT's first two tiles not told
+    sides = [(((7, 7), (7, 8), (7, 9)), 0), (((8, 7), (9, 7)), 0), (((9, 6),), 0), (((7, 7), (7, 8)), None)]
+    assert bench_moves.sides_told(truth, sides) == {"sides_own": 3, "sides_none": 1}
+    sides[1] = (((8, 7), (9, 7)), 1)
+    sides.append((((9, 6),), 1))                       # A. told from the top: not its player's own side
+    assert bench_moves.sides_told(truth, sides) == {"sides_own": 3, "sides_other": 1, "sides_none": 1}

@@ -139,6 +139,9 @@ class TrackerStats:
     commit_s: list[float] = field(default_factory=list)      # settled reading -> committed events
     latency_s: list[float] = field(default_factory=list)     # settling frame in -> its events out (read included)
     frame_s: list[float] = field(default_factory=list)       # every frame in -> out (gate, read, track)
+    # per committed play (or amendment): its new squares and the side of the board its hand was told to come from
+    # (None: not told, or two players' hands in the change)
+    sides: list[tuple[tuple[tuple[int, int], ...], int | None]] = field(default_factory=list)
 
 
 class MoveTracker:
@@ -440,6 +443,8 @@ class MoveTracker:
                 events.append(replace(play, note=result.note) if result.earlier else play)
             for e in events:
                 if e.kind in ("play", "amend") and e.placement is not None:
+                    self.stats.sides.append((tuple((r, c) for r, c, _ in e.placement.new_tiles()),
+                                             side if one_hand else None))
                     for r, c, tile in e.placement.new_tiles():
                         p = reading.probability(r, c, BLANK if tile.is_blank else tile.letter)
                         (self._doubted.add if p < DOUBTED else self._doubted.discard)((r, c))
