@@ -9,8 +9,10 @@ covers touch that edge; and the hand is over the tiles it puts down. Where the c
 arm from the top reaching a tile by the right edge, or down to the bottom row) the arm came in across the one
 farther from the new tiles. Two plays put down from the same side are one player's: a player who stopped part-way
 through a word, took the hand away long enough for the board to settle, and went on. From another side they are two
-players' turns — and a change whose arms all came from one side is one player's, never two plays. Without a clock nothing else tells a pause mid-word from the next player extending the word
-(:class:`~tilecam.vision.moves.decide.Weights`' ``hand_side_odds`` weighs it). Sides are the picture's.
+players' turns — and a change whose arms all came from one side is one player's, never two plays. Without a clock
+nothing else tells a pause mid-word from the next player extending the word (``hand_side_odds`` of
+:class:`~tilecam.vision.moves.decide.Weights` weighs it). Sides are the picture's: the players sit where they sit,
+whichever edge of the board is row 1.
 """
 
 from __future__ import annotations
