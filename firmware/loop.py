@@ -13,8 +13,8 @@
 
 The consumer is the move tracker (``tilecam.vision.moves``): anything with ``feed(image, t) -> list`` of detected
 events; one with ``note_motion(moving, t)`` is also told where the small image moved (a bool mask) on each frame
-with motion. A consumer that sets ``wants_every_frame = True`` is given every frame's full image instead of settled ones;
-one whose ``wants_another_read`` is true after a frame (it found no board in it) is given the next frame too.
+with motion. A consumer that sets ``wants_every_frame = True`` is given every frame's full image instead of settled
+ones; one whose ``wants_another_read`` is true after a frame (it found no board in it) is given the next frame too.
 """
 
 from __future__ import annotations

@@ -19,9 +19,9 @@ the order is the search's default (the larger play first) and the note says it i
 A hand reaches in from its player's side of the board (:mod:`.hands`; the capture loop's motion shows it). New tiles
 that extend the last play in its line, put down from the side the last play's hand came from, are its player going
 on after a pause mid-word (the last play amended, ``hand_side_odds`` for it); from another side, the next player's
-play (as much against the amendment); where no hand tells, the extension is a misread's (``amend_odds``). A change whose arms all came from one side is one player's: never two plays.
-Where no hand was seen (stills, a corner of the board, a turn passed since: a pass, a clock press) nothing is
-weighed.
+play (as much against the amendment). A change whose arms all came from one side is one player's: never two plays.
+Where no hand was seen (stills, a corner of the board, a turn passed since: a pass, a clock press), the extension is
+a misread's (``amend_odds``).
 
 A word the lexicon lacks costs odds, it is never forbidden: a phony read clearly (its letter ``phony_odds`` times
 surer than any letter that makes it a word) is the best candidate and is reported as a phony. A blank's letter comes
@@ -369,8 +369,9 @@ def _interpretation(layout: _Layout, labels: dict[Square, str], probs: dict, rea
     cands = candidates(layout.board, layout.plays, dict(layout.fixed), labels, probs, reading, tileset, lexicon,
                        w.max_blank_assignments)
     if layout.kind == "amend":
+        # why the last play is amended (the tracker's event says which play it was)
         note = ("its player went on after a pause (the hand came from the same side)" if layout.went_on else
-                "the last play was read short: a tile of it was read as an empty square then")
+                "a tile of it was read as an empty square then")
         return Interpretation("amend", candidate=cands[1] if len(cands) > 1 else None, withdrawn=last_play,
                               amended=cands[0], ignored=ignored, score=score, note=note)
     if layout.kind == "two":

@@ -174,7 +174,6 @@ class MoveTracker:
         self.memory = BoardMemory()
         self.first_changes = FirstChanges()   # when new squares first changed: the order of two plays in one change
         self.hand_sides = HandSides()      # the sides this change's hands came from (whose play it is)
-        self._change_side: int | None = None  # the side this change's hand came from, once it is decided
         self._board_at: tuple[np.ndarray, tuple[int, int]] | None = None   # the grid as located in the last image
                                                                             # read (unturned), its (height, width)
         self._last_side: int | None = None  # the side the last play's hand came from (None: not seen, or a turn
@@ -400,10 +399,9 @@ class MoveTracker:
         self._learn_board()
         reading = self.blanks.apply(reading, self.board, self.last_play)
         events: list[DetectedEvent] = self._corrections(reading, t)    # first: the play is judged on them
-        result = self._decide(reading, clock is not None)
+        result, side = self._decide(reading, clock is not None)
         if result.kind == "play" and self.config.rotations and next(iter(self.board.tiles()), None) is None:
             reading, result = self._first_play_turn(reading, result)
-        side = self._change_side
         if result.kind not in ("disturbed", "unclear"):
             self.first_changes.forget()     # decided: what changes next belongs to the next move (pending: kept)
             self.hand_sides.forget()
@@ -456,14 +454,15 @@ class MoveTracker:
             self.stats.commit_s.append(time.perf_counter() - t0)
         return events
 
-    def _decide(self, reading: Reading, pressed: bool) -> Interpretation:
+    def _decide(self, reading: Reading, pressed: bool) -> tuple[Interpretation, int | None]:
         """``interpret`` the settled board; when it is unclear and the players went on past it (more tiles put down
         since it was last unclear, none of those taken away; or a clock press said the play is done), again,
         allowing a blank read as the bare board in a gap (``decide``'s ``hidden_blanks``): else one blank read bare
-        stalls the game for good, every later play adding to a board that has no legal reading."""
+        stalls the game for good, every later play adding to a board that has no legal reading. With it, the side of
+        the board this change's hand came from (``hands``; None: not told)."""
         added = diff_board(self.board, reading, self.config.resolve.clear).added
         in_picture = self._in_picture(added)
-        side = self._change_side = self.hand_sides.side(in_picture)
+        side = self.hand_sides.side(in_picture)
         same_hand = None if side is None or self._last_side is None else side == self._last_side
         one_player = self.hand_sides.one_side(in_picture)
 
@@ -475,7 +474,7 @@ class MoveTracker:
         result = once(False)
         if result.kind != "unclear":
             self._unclear, self._went_on = None, False
-            return result
+            return result, side
         new = frozenset(added)
         self._went_on = self._went_on or pressed or (self._unclear is not None and new > self._unclear)
         self._unclear = new
@@ -484,8 +483,8 @@ class MoveTracker:
             if again.kind != "unclear":
                 self._unclear, self._went_on = None, False
                 log.info("a gap taken as a blank read bare: the players went on past an unclear board")
-                return again
-        return result
+                return again, side
+        return result, side
 
     def _learn_board(self) -> None:
         """At a settle, the committed tiles were not corrected since they were committed (a correction comes back
@@ -552,9 +551,7 @@ class MoveTracker:
         assert amended is not None and short is not None
         for r, c, _tile in short.new_tiles():
             self.board[r, c] = None
-        why = (result.note if result.note.startswith("its player went on") else
-               "a tile of it was read as an empty square then")
-        return replace(self._play(amended, t, None), kind="amend", note=f"the last play was {short}: {why}")
+        return replace(self._play(amended, t, None), kind="amend", note=f"the last play was {short}: {result.note}")
 
     def _play(self, cand: Candidate, t: float, player: int | None) -> DetectedEvent:
         for r, c, tile in cand.placement.new_tiles():
