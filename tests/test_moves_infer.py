@@ -160,6 +160,27 @@ def test_a_stray_the_model_also_saw_empty_is_left_out_before_a_letter_it_only_do
     assert result.ignored == ((2, 2),)
 
 
+def test_a_tile_no_play_can_reach_is_left_out_once_the_players_go_on():
+    """A premium print read as a blank at 0.97 under a lamp switched on mid-game, on the board's edge far from every
+    tile: no candidate could hold it. At first the board waits (a word laid from its far end, or with its middle to
+    come, looks the same); once the players went on it is left out — and after, while no play can reach it."""
+    board, last = committed(("8H", "CAT"))
+    rows = rows_with(("H9", "O"), ("4A", "?"), base=rows_with(("8H", "CAT")))
+    reading = Reading.from_rows(rows, uncertain={(3, 0): [("?", 0.97), (".", 0.03)]})
+    assert interpret(board, reading, EN, None, last_play=last).kind == "unclear"
+    for result in (interpret(board, reading, EN, None, last_play=last, went_on=True),
+                   interpret(board, reading, EN, None, last_play=last, strays=[(3, 0)])):
+        assert result.kind == "play" and str(result.candidate.placement) == "H8 .O"
+        assert result.unreachable == ((3, 0),) and result.ignored == ((3, 0),)
+    # alone: the board waits; alone and left out before: nothing new
+    alone = Reading.from_rows(rows_with(("4A", "?"), base=rows_with(("8H", "CAT"))))
+    assert interpret(board, alone, EN, None, last_play=last, went_on=True).kind == "unclear"
+    assert interpret(board, alone, EN, None, last_play=last, strays=[(3, 0)]).kind == "none"
+    # a tile a square away in its line (a gap a blank read bare may fill) is within reach: not left out
+    gap = rows_with(("H9", "O"), ("8L", "S"), base=rows_with(("8H", "CAT")))
+    assert interpret(board, Reading.from_rows(gap), EN, None, last_play=last, went_on=True).unreachable == ()
+
+
 def test_two_plays_seen_at_once_are_split_in_turn_order():
     base = rows_with(("8H", "CAT"))
     board = Board.from_rows(base)
@@ -286,12 +307,12 @@ def test_a_gap_the_model_doubted_is_filled_but_a_clear_gap_is_not():
     sure = Reading.from_rows(rows, uncertain={(7, 6): [(".", 0.97), ("?", 0.02)]})
     assert interpret(board, sure, EN, LEX, last_play=last).kind == "unclear"
     # the players went on past it (the tracker saw more tiles put down): the gap is a blank read bare
-    result = interpret(board, clear, EN, LEX, last_play=last, hidden_blanks=True)
+    result = interpret(board, clear, EN, LEX, last_play=last, went_on=True)
     assert result.kind == "play" and str(result.candidate.placement) == "G7 E?T"
     # a hole of two squares (E at G6, T at G9) is left as it is: only a single empty square is taken for one
     wide = rows_with(("8H", "CAT"), ("G6", "E"))
     wide[8] = rows[8]
-    assert interpret(board, Reading.from_rows(wide), EN, LEX, last_play=last, hidden_blanks=True).kind == "unclear"
+    assert interpret(board, Reading.from_rows(wide), EN, LEX, last_play=last, went_on=True).kind == "unclear"
 
 
 def test_more_new_tiles_than_a_rack_holds_are_not_one_play():

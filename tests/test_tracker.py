@@ -390,6 +390,22 @@ def test_a_blank_read_surely_bare_is_found_once_the_players_go_on_past_the_uncle
     assert [str(e) for e in events] == ["play 8H ...S"] and tr.board[6, 7].is_blank
 
 
+def test_a_stray_read_on_and_off_does_not_hide_the_players_going_on():
+    """Glare reads an edge square as a tile in one frame and another in the next: those strays (no play can reach
+    them, ``moves.reach``) are no tiles taken away, so the blank read bare is still found once the next play is down."""
+    lex = Lexicon.from_words(["CAT", "ARC", "TO", "CATS"])
+    bare = rows_with(("H6", "A"), base=CAT)
+    tr = MoveTracker("english", lexicon=lex, board_rows=CAT, config=TrackerConfig(settle_readings=2))
+    assert run(tr, [Reading.from_rows(rows_with(("1A", "?"), base=bare))] * 2) == []
+    went_on = rows_with(("J9", "O"), ("15A", "O"), base=bare)      # and a coin by the corner, read as an O
+    events = run(tr, [Reading.from_rows(went_on)] * 2, t0=1.0)
+    assert [str(e) for e in events] == ["play H6 Ar.", "play J8 .O"]
+    assert "where no play can reach" in tr.status and tr.stats.unreachable >= 1
+    # the coin still lies there: left out at once, no wait for another play
+    events = run(tr, [Reading.from_rows(rows_with(("K8", "S"), base=went_on))] * 2, t0=2.0)
+    assert [str(e) for e in events] == ["play 8H ...S"]
+
+
 def test_a_clock_press_says_a_play_with_a_gap_is_finished():
     lex = Lexicon.from_words(["CAT", "ARC"])
     bare = rows_with(("H6", "A"), base=CAT)

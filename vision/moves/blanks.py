@@ -6,7 +6,7 @@ Two memories, each a set of squares, each applied to every settled reading befor
   left for, was judged empty: the same white square reads the same on every board, and would otherwise come back
   as a new tile. Read empty while it still reads as a blank; forgotten once it reads anything else (a tile put there
   is read afresh).
-* **blanks that read as the bare board** — a blank found in a play's gap (``decide``'s ``hidden_blanks``) read bare
+* **blanks that read as the bare board** — a blank found in a play's gap (``decide`` once the players went on) read bare
   then and reads bare on every later board: read as the blank it is, else every later board would say a tile is
   missing there — unless its play is being taken back (another tile of the last play read bare beside it).
 """

@@ -23,6 +23,10 @@ play (as much against the amendment). A change whose arms all came from one side
 Where no hand was seen (stills, a corner of the board, a turn passed since: a pass, a clock press), the extension is
 a misread's (``amend_odds``).
 
+A tile read where no play can reach (:mod:`.reach`: nothing within a square's gap of it in its row or column) is
+left out, each costing every candidate alike: a premium print read as a blank under a new lamp no longer makes every
+candidate illegal. Where every new tile is so, nothing is left out: a word laid from its far end is still going down.
+
 A word the lexicon lacks costs odds, it is never forbidden: a phony read clearly (its letter ``phony_odds`` times
 surer than any letter that makes it a word) is the best candidate and is reported as a phony. A blank's letter comes
 out of the same search: the one letter under which every word through it is good is named; none or several, it
@@ -36,7 +40,7 @@ import math
 import statistics
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from tilecam.engine.board import Board, Tile
@@ -45,6 +49,7 @@ from tilecam.engine.legality import check
 from tilecam.engine.move import Placement
 from tilecam.engine.tiles import TileSet
 from tilecam.vision.moves.letters import best_letters, candidates, word_templates
+from tilecam.vision.moves.reach import unreachable
 from tilecam.vision.moves.reading import BLANK, Reading
 from tilecam.vision.moves.resolve import Candidate, NotAMove, unseen_tiles, word_is_valid
 from tilecam.vision.words import LEAST_LETTER, PHONY_ODDS
@@ -102,7 +107,7 @@ class Weights:
     tolerate_missing: int = 0
     #: More new tiles than a rack holds are not one play.
     rack_size: int = 7
-    #: Once the players went on past a board with no legal reading (``hidden_blanks``), an empty square between
+    #: Once the players went on past a board with no legal reading (``went_on``), an empty square between
     #: tiles holds a blank the reader took for the bare board this many times less often than it is bare: an
     #: unprinted tile on a pale board is the one tile a reader can miss surely; a printed letter is not.
     hidden_blank_odds: float = 10.0
@@ -119,8 +124,8 @@ class Interpretation:
     its own), ``"amend"`` (``amended``: the last play, ``withdrawn``, as it really was; ``candidate``: the play after
     it, or None), ``"withdraw"`` / ``"withdraw+play"`` (the last play's tiles taken back), ``"disturbed"`` (tiles
     missing or moved that are not the last play), ``"unclear"`` (new tiles that make no legal candidate).
-    ``ignored``: squares read as tiles that the decision took as empty; ``note``: what is a guess; ``score``: the
-    winner's log-probability."""
+    ``ignored``: squares read as tiles that the decision took as empty (``unreachable``: those no play could include,
+    :mod:`.reach`); ``note``: what is a guess; ``score``: the winner's log-probability."""
 
     kind: str
     candidate: Candidate | None = None
@@ -131,6 +136,7 @@ class Interpretation:
     amended: Candidate | None = None
     note: str = ""
     score: float = 0.0
+    unreachable: tuple[Square, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,23 +157,34 @@ class _Layout:
 
 def decide(board: Board, reading: Reading, new: Iterable[Square], tileset: TileSet, lexicon: Any = None,
            weights: Weights | None = None, last_play: Placement | None = None,
-           first_changed: Mapping[Square, float] | None = None, hidden_blanks: bool = False,
-           same_hand: bool | None = None, one_player: bool = False) -> Interpretation:
+           first_changed: Mapping[Square, float] | None = None, went_on: bool = False,
+           same_hand: bool | None = None, one_player: bool = False, strays: Iterable[Square] = ()
+           ) -> Interpretation:
     """The most probable event that put tiles on ``new`` (squares empty on ``board`` read as tiles).
     ``first_changed``: seconds at which new squares' pixels first changed with a tile on them since the board was
     last looked at (the tracker's record; a square missing from it, or no record: the frames do not tell).
-    ``hidden_blanks``: the players went on past this board unclear: a gap may hold a blank read bare.
+    ``went_on``: the players went on past this board unclear: a gap may hold a blank read bare, and new tiles no
+    play can reach are left out (:mod:`.reach`). ``strays``: squares left out so when the board was last decided
+    (the tracker's memory): left out again while no play can reach them.
     ``same_hand``: whether this change's hand came from the side of the board the last play's did (None: a hand
     not seen in one of them); ``one_player``: every arm over the board in this change came from one side (no two
     plays in it)."""
     w = weights or Weights()
     new = sorted(set(new))
+    far = unreachable(board, new)
+    known = [s for s in far if s in set(strays)]
+    # left out, each costing every candidate alike: those left out before, and once the players went on the rest
+    # (before that, a word laid from its far end, or with its middle still to come, is no stray)
+    strays = tuple(s for s in far if s in known or (went_on and len(far) < len(new)))
+    new = [s for s in new if s not in strays]
+    if not new:
+        return Interpretation("none", ignored=strays, unreachable=strays)
     unseen = unseen_tiles(board, tileset)
     labels = tuple(tileset.letters) + ((BLANK,) if tileset.blanks else ())
     extra = _around(board, reading, new, unseen, labels, w)
     probs = {s: square_probs(reading, *s, unseen, labels) for s in [*new, *extra]}
     hidden = [s for s in _gaps(board, new) if s not in probs][:w.max_doubtful] \
-        if hidden_blanks and unseen[BLANK] > 0 else []
+        if went_on and unseen[BLANK] > 0 else []
     q = 1.0 / (1.0 + w.hidden_blank_odds)
     for s in hidden:
         probs[s] = {a: p * (1 - q) for a, p in square_probs(reading, *s, unseen, labels).items()}
@@ -187,7 +204,7 @@ def decide(board: Board, reading: Reading, new: Iterable[Square], tileset: TileS
             continue                                    # more blanks than the bag has left
         tiles = sorted(sure + [s for s, on in zip(open_, pick) if on])
         empty_logp = sum(math.log(max(1 - tile_p[s], 1e-12)) for s in probs if s not in tiles)
-        ignored = tuple(s for s in new if s not in tiles)
+        ignored = tuple(sorted([s for s in new if s not in tiles] + list(strays)))
         if not tiles:
             if best is None or empty_logp > best[0]:
                 best = (empty_logp, Interpretation("none", ignored=ignored, score=empty_logp))
@@ -206,8 +223,8 @@ def decide(board: Board, reading: Reading, new: Iterable[Square], tileset: TileS
                 best = (score, _interpretation(layout, found[1], probs, reading, tileset, lexicon, w, last_play,
                                                ignored, score))
     if best is None:
-        return Interpretation("unclear", reason=first_reason or "the new tiles make no play")
-    return best[1]
+        return Interpretation("unclear", reason=first_reason or "the new tiles make no play", unreachable=strays)
+    return replace(best[1], unreachable=strays)
 
 
 def best_play(board: Board, reading: Reading, squares: Iterable[Square], tileset: TileSet, lexicon: Any = None,

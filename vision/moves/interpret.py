@@ -11,7 +11,7 @@ What the new squares are (one play, two, the last play amended, nothing) is one 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -76,20 +76,21 @@ def _same_tile(tile: Tile, label: str) -> bool:
 def interpret(board: Board, reading: Reading, tileset: TileSet, lexicon: Any = None,
               last_play: Placement | None = None, policy: Weights | None = None,
               first_changed: Mapping[tuple[int, int], float] | None = None,
-              hidden_blanks: bool = False, same_hand: bool | None = None, one_player: bool = False
-              ) -> Interpretation:
+              went_on: bool = False, same_hand: bool | None = None, one_player: bool = False,
+              strays: Iterable[tuple[int, int]] = ()) -> Interpretation:
     """What the settled ``reading`` means against the committed ``board`` (whose last play was ``last_play``);
     ``first_changed``: when squares' pixels first changed since the board was last looked at (the order of two
-    plays in one change, :func:`~tilecam.vision.moves.decide.decide`); ``hidden_blanks``: the players went on past
-    this board unclear (a gap may hold a blank read bare, ``decide``); ``same_hand``: whether this change's hand
-    came from the side the last play's did, ``one_player``: every arm came from one side (``decide``)."""
+    plays in one change, :func:`~tilecam.vision.moves.decide.decide`); ``went_on``: the players went on past
+    this board unclear (a gap may hold a blank read bare, a tile no play can reach is left out: ``decide``);
+    ``same_hand``: whether this change's hand came from the side the last play's did, ``one_player``: every arm came
+    from one side; ``strays``: squares left out as out of reach when the board was last decided (``decide``)."""
     policy = policy or Weights()
     diff = diff_board(board, reading, policy.clear)
     if diff.empty:
         return Interpretation("none")
     if not diff.removed:
-        return decide(board, reading, diff.added, tileset, lexicon, policy, last_play, first_changed, hidden_blanks,
-                      same_hand, one_player)
+        return decide(board, reading, diff.added, tileset, lexicon, policy, last_play, first_changed, went_on,
+                      same_hand, one_player, strays)
 
     last_squares = {(r, c) for r, c, _ in last_play.new_tiles()} if last_play is not None else set()
     removed = set(diff.removed)
@@ -102,7 +103,7 @@ def interpret(board: Board, reading: Reading, tileset: TileSet, lexicon: Any = N
             if not diff.added:
                 return Interpretation("none")
             return decide(board, reading, diff.added, tileset, lexicon, policy, first_changed=first_changed,
-                          hidden_blanks=hidden_blanks)
+                          went_on=went_on, strays=strays)
     if last_squares and removed <= last_squares:
         before = board.copy()
         for r, c in last_squares:
@@ -118,7 +119,7 @@ def interpret(board: Board, reading: Reading, tileset: TileSet, lexicon: Any = N
         if not new:
             return Interpretation("withdraw", withdrawn=last_play)
         result = decide(before, reading, new, tileset, lexicon, policy, first_changed=first_changed,
-                        hidden_blanks=hidden_blanks)
+                        went_on=went_on, strays=strays)
         if result.kind != "play":
             return result
         return Interpretation("withdraw+play", candidate=result.candidate, withdrawn=last_play,

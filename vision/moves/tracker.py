@@ -53,6 +53,7 @@ from tilecam.engine.tiles import TileSet
 from tilecam.vision.moves.events import DetectedEvent, TrackerError
 from tilecam.vision.moves.hands import HandSides, moving_squares
 from tilecam.vision.moves.interpret import Interpretation, diff_board, interpret
+from tilecam.vision.moves.reach import unreachable
 from tilecam.vision.moves import reader as readers
 from tilecam.vision.moves import turned
 from tilecam.vision.moves.belief import BoardMemory, FirstChanges, Look
@@ -134,6 +135,7 @@ class TrackerStats:
     commits: int = 0
     disturbed: int = 0
     turns: int = 0                     # times the board was seen turned on the table
+    unreachable: int = 0               # settles that left out tiles read where no play could reach (moves.reach)
     read_s: list[float] = field(default_factory=list)        # image -> reading, per frame
     track_s: list[float] = field(default_factory=list)       # reading -> events, per frame
     commit_s: list[float] = field(default_factory=list)      # settled reading -> committed events
@@ -183,6 +185,8 @@ class MoveTracker:
         self._doubted: set[tuple[int, int]] = set()  # committed tiles whose letter the model gave under DOUBTED
         self._unclear: frozenset[tuple[int, int]] | None = None   # the new squares of the last board left unclear
         self._went_on = False              # tiles were put down since a board was left unclear (see _decide)
+        self._strays: frozenset[tuple[int, int]] = frozenset()   # read as tiles no play can reach, left out when the
+                                                                 # board was last decided (moves.reach)
         self.turns_seen: list[tuple[float, BoardTurn]] = []   # (t, turn): the board turned on the table, no move
         self._turn_news = ""               # a turn seen in the frame being tracked, said before its status
         if board_rows is not None:
@@ -214,7 +218,7 @@ class MoveTracker:
         self._misread = {}      # letters read against the old board count for nothing now
         self.blanks.forget()
         self._doubted = set()
-        self._unclear, self._went_on = None, False
+        self._unclear, self._went_on, self._strays = None, False, frozenset()
         # The board the camera last saw settled is not looked at again: after an undo or a refused play the tiles
         # are usually still down, and re-reading them would undo the players' decision. The next change counts.
 
@@ -405,8 +409,11 @@ class MoveTracker:
         if result.kind not in ("disturbed", "unclear"):
             self.first_changes.forget()     # decided: what changes next belongs to the next move (pending: kept)
             self.hand_sides.forget()
+            self._strays = frozenset(result.unreachable)
         if result.kind in ("play", "withdraw+play", "none"):
             self.blanks.judged_bare(result.ignored, reading)
+        if result.unreachable:
+            self.stats.unreachable += 1
         self._settled_handled = True
         player = clock[1] if clock else None
         if result.kind == "none":
@@ -449,6 +456,8 @@ class MoveTracker:
                     self.blanks.committed(e.placement, reading)
             self._doubted &= {(r, c) for r, c, _ in self.board.tiles()}    # a withdrawn tile's square is free
             self.status = "committed " + "; ".join(str(e) for e in events)
+        if result.unreachable:
+            self.status += f" ({_unreachable_note(result.unreachable)})"
         if events:
             self.stats.commits += len(events)
             self.stats.commit_s.append(time.perf_counter() - t0)
@@ -457,32 +466,35 @@ class MoveTracker:
     def _decide(self, reading: Reading, pressed: bool) -> tuple[Interpretation, int | None]:
         """``interpret`` the settled board; when it is unclear and the players went on past it (more tiles put down
         since it was last unclear, none of those taken away; or a clock press said the play is done), again,
-        allowing a blank read as the bare board in a gap (``decide``'s ``hidden_blanks``): else one blank read bare
-        stalls the game for good, every later play adding to a board that has no legal reading. With it, the side of
-        the board this change's hand came from (``hands``; None: not told)."""
+        allowing a blank read as the bare board in a gap and leaving out new tiles no play can reach (``decide``'s
+        ``went_on``): else one blank read bare, or one premium print read as a tile under a new lamp, stalls the game
+        for good, every later play adding to a board that has no legal reading. With it, the side of the board this
+        change's hand came from (``hands``; None: not told)."""
         added = diff_board(self.board, reading, self.config.resolve.clear).added
         in_picture = self._in_picture(added)
         side = self.hand_sides.side(in_picture)
         same_hand = None if side is None or self._last_side is None else side == self._last_side
         one_player = self.hand_sides.one_side(in_picture)
 
-        def once(hidden: bool) -> Interpretation:
+        def once(went_on: bool) -> Interpretation:
             return interpret(self.board, reading, self.tileset, self.lexicon, self.last_play, self.config.resolve,
-                             self.first_changes.squares(self.rotation), hidden_blanks=hidden, same_hand=same_hand,
-                             one_player=one_player)
+                             self.first_changes.squares(self.rotation), went_on=went_on, same_hand=same_hand,
+                             one_player=one_player, strays=self._strays)
 
         result = once(False)
         if result.kind != "unclear":
             self._unclear, self._went_on = None, False
             return result, side
-        new = frozenset(added)
+        # the tiles within reach (a stray read on and off is no tile taken away), or all when none is
+        new = frozenset(added) - set(unreachable(self.board, added)) or frozenset(added)
         self._went_on = self._went_on or pressed or (self._unclear is not None and new > self._unclear)
         self._unclear = new
         if self._went_on:
             again = once(True)
             if again.kind != "unclear":
                 self._unclear, self._went_on = None, False
-                log.info("a gap taken as a blank read bare: the players went on past an unclear board")
+                log.info("the players went on past an unclear board: a gap may hold a blank read bare, a tile "
+                         "out of reach is left out")
                 return again, side
         return result, side
 
@@ -636,6 +648,12 @@ class MoveTracker:
     def set_named_blank(self, row: int, col: int, letter: str) -> None:
         """The players named a blank (the web's answer): the committed board follows."""
         self.board[row, col] = Tile(letter.upper(), True)
+
+
+def _unreachable_note(squares: Sequence[tuple[int, int]]) -> str:
+    """What the status says of tiles read where no play can reach (``moves.reach``)."""
+    names = ", ".join(square_name(r, c) for r, c in squares[:4]) + (" …" if len(squares) > 4 else "")
+    return f"left out: read as a tile at {names}, where no play can reach"
 
 
 def _under_hand(reading: Reading, look: Look | None) -> np.ndarray:
