@@ -315,6 +315,21 @@ def test_a_gap_the_model_doubted_is_filled_but_a_clear_gap_is_not():
     assert interpret(board, Reading.from_rows(wide), EN, LEX, last_play=last, went_on=True).kind == "unclear"
 
 
+def test_a_letter_read_surely_bare_in_a_gap_is_found_by_its_words_once_the_players_go_on():
+    """No blank left (both on the board): a gap read bare beyond doubt may still hold a letter the reader missed (a
+    shadow over it when its play settled). Once the players went on, the letters the bag holds are tried there and
+    the words choose; before, the board waits."""
+    board, last = committed(("8H", "CAT"), ("D4", "ab"))       # the set's two blanks are down
+    # ARC down column H to CAT's C: its A put down, its R (H7) read as the bare board beyond doubt
+    rows = rows_with(("H6", "A"), base=rows_with(("8H", "CAT"), ("D4", "ab")))
+    lex = Lexicon.from_words(["CAT", "ARC", "AB"])
+    clear = Reading.from_rows(rows)
+    assert interpret(board, clear, EN, lex, last_play=last).kind == "unclear"
+    result = interpret(board, clear, EN, lex, last_play=last, went_on=True)
+    assert result.kind == "play" and str(result.candidate.placement) == "H6 AR."
+    assert not result.candidate.phony and not result.candidate.pending_blanks
+
+
 def test_more_new_tiles_than_a_rack_holds_are_not_one_play():
     from tilecam.vision.moves.decide import Weights as ResolvePolicy
 

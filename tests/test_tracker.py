@@ -390,6 +390,25 @@ def test_a_blank_read_surely_bare_is_found_once_the_players_go_on_past_the_uncle
     assert [str(e) for e in events] == ["play 8H ...S"] and tr.board[6, 7].is_blank
 
 
+def test_a_letter_read_surely_bare_is_found_once_the_players_go_on_and_kept_after():
+    """As the blank above, with no blank left: the R of ARC read bare beyond doubt (a shadow over it as its play
+    settled) is found by its words once the next play is down, and it reads bare on every board after."""
+    lex = Lexicon.from_words(["CAT", "ARC", "TO", "CATS", "AB"])
+    base = rows_with(("D4", "ab"), base=CAT)                    # both blanks down
+    bare = rows_with(("H6", "A"), base=base)
+    tr = MoveTracker("english", lexicon=lex, board_rows=base, config=TrackerConfig(settle_readings=2))
+    def seen(rows: list[str]) -> Reading:      # a blank reads as an unprinted tile
+        return Reading.from_rows(["".join("?" if ch.islower() else ch for ch in row) for row in rows])
+
+    assert run(tr, [seen(bare)] * 4) == [] and tr.status.startswith("unclear")
+    went_on = rows_with(("J9", "O"), base=bare)
+    events = run(tr, [seen(went_on)] * 2, t0=1.0)
+    assert [str(e) for e in events] == ["play H6 AR.", "play J8 .O"]
+    assert tr.board[6, 7].letter == "R" and not tr.board[6, 7].is_blank
+    events = run(tr, [seen(rows_with(("K8", "S"), base=went_on))] * 2, t0=2.0)
+    assert [str(e) for e in events] == ["play 8H ...S"] and tr.board[6, 7].letter == "R"
+
+
 def test_a_stray_read_on_and_off_does_not_hide_the_players_going_on():
     """Glare reads an edge square as a tile in one frame and another in the next: those strays (no play can reach
     them, ``moves.reach``) are no tiles taken away, so the blank read bare is still found once the next play is down."""

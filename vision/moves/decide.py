@@ -23,9 +23,12 @@ play (as much against the amendment). A change whose arms all came from one side
 Where no hand was seen (stills, a corner of the board, a turn passed since: a pass, a clock press), the extension is
 a misread's (``amend_odds``).
 
-A tile read where no play can reach (:mod:`.reach`: nothing within a square's gap of it in its row or column) is
-left out, each costing every candidate alike: a premium print read as a blank under a new lamp no longer makes every
-candidate illegal. Where every new tile is so, nothing is left out: a word laid from its far end is still going down.
+Once the players went on past a board with no legal reading (``went_on``: more tiles down since, or a clock press),
+a gap between tiles may hold a tile the reader read surely bare — a blank (``hidden_blank_odds``) or, rarer, a letter
+(``hidden_letter_odds``, the words through it choosing among the letters the bag holds) — and a tile read where no
+play can reach (:mod:`.reach`: nothing within a square's gap of it in its row or column) is left out, each costing
+every candidate alike (a premium print read as a blank under a lamp switched on mid-game), and again while it stays
+so. Before, a gap or a far tile may be a word still going down: the board waits.
 
 A word the lexicon lacks costs odds, it is never forbidden: a phony read clearly (its letter ``phony_odds`` times
 surer than any letter that makes it a word) is the best candidate and is reported as a phony. A blank's letter comes
@@ -109,8 +112,12 @@ class Weights:
     rack_size: int = 7
     #: Once the players went on past a board with no legal reading (``went_on``), an empty square between
     #: tiles holds a blank the reader took for the bare board this many times less often than it is bare: an
-    #: unprinted tile on a pale board is the one tile a reader can miss surely; a printed letter is not.
+    #: unprinted tile on a pale board is the tile a reader misses surely most often.
     hidden_blank_odds: float = 10.0
+    #: … and a printed letter this many times less often (each letter as often as the bag still holds it): a
+    #: letter read surely bare is rare (a shadow or glare over it when its play settled, the last tile of a word
+    #: laid as the hand withdrew), but once it is, every later play through it has a gap and the game stalls.
+    hidden_letter_odds: float = 100.0
 
 
 ResolvePolicy = Weights
@@ -183,12 +190,9 @@ def decide(board: Board, reading: Reading, new: Iterable[Square], tileset: TileS
     labels = tuple(tileset.letters) + ((BLANK,) if tileset.blanks else ())
     extra = _around(board, reading, new, unseen, labels, w)
     probs = {s: square_probs(reading, *s, unseen, labels) for s in [*new, *extra]}
-    hidden = [s for s in _gaps(board, new) if s not in probs][:w.max_doubtful] \
-        if went_on and unseen[BLANK] > 0 else []
-    q = 1.0 / (1.0 + w.hidden_blank_odds)
+    hidden = [s for s in _gaps(board, new) if s not in probs][:w.max_doubtful] if went_on else []
     for s in hidden:
-        probs[s] = {a: p * (1 - q) for a, p in square_probs(reading, *s, unseen, labels).items()}
-        probs[s][BLANK] = probs[s].get(BLANK, 0.0) + q
+        probs[s] = _missed_tile(square_probs(reading, *s, unseen, labels), unseen, labels, w)
     tile_p = {s: tile_probability(p) for s, p in probs.items()}
     sure = [s for s in new if 1 - tile_p[s] < w.explained]
     open_ = [s for s in [*new, *extra] if tile_p[s] >= w.explained and 1 - tile_p[s] >= w.explained]
@@ -200,8 +204,6 @@ def decide(board: Board, reading: Reading, new: Iterable[Square], tileset: TileS
     best: tuple[float, Interpretation] | None = None
     first_reason = ""
     for pick in itertools.product((True, False), repeat=len(open_)):
-        if sum(on for on in pick[:len(hidden)]) > unseen[BLANK]:
-            continue                                    # more blanks than the bag has left
         tiles = sorted(sure + [s for s, on in zip(open_, pick) if on])
         empty_logp = sum(math.log(max(1 - tile_p[s], 1e-12)) for s in probs if s not in tiles)
         ignored = tuple(sorted([s for s in new if s not in tiles] + list(strays)))
@@ -211,7 +213,7 @@ def decide(board: Board, reading: Reading, new: Iterable[Square], tileset: TileS
             continue
         for layout in _layouts(board, tiles, last_play, w, first_changed or {}, same_hand, one_player):
             try:
-                found = _best_letters(layout, probs, unseen, tileset, lexicon, w)
+                found = _best_letters(layout, probs, unseen, tileset, lexicon, w, hidden)
             except NotAMove as exc:
                 first_reason = first_reason or exc.reason
                 continue
@@ -374,10 +376,27 @@ def _parts(board: Board, cells: Sequence[Square]) -> list[frozenset[Square]]:
 # ------------------------------------------------------------------------------------------------ letters, result
 
 
-def _best_letters(layout: _Layout, probs: dict, unseen: Counter, tileset: TileSet, lexicon: Any, w: Weights
-                  ) -> tuple[float, dict[Square, str]] | None:
+def _best_letters(layout: _Layout, probs: dict, unseen: Counter, tileset: TileSet, lexicon: Any, w: Weights,
+                  hidden: Sequence[Square] = ()) -> tuple[float, dict[Square, str]] | None:
     return best_letters(layout.board, layout.plays, dict(layout.fixed), probs, unseen, tileset, lexicon,
-                        (w.phony_odds, w.blank_phony_odds), w.min_alternative, w.max_combinations, w.rack_size)
+                        (w.phony_odds, w.blank_phony_odds), w.min_alternative, w.max_combinations, w.rack_size,
+                        every_letter=hidden)
+
+
+def _missed_tile(read: dict[str, float], unseen: Counter, labels: Sequence[str], w: Weights) -> dict[str, float]:
+    """A gap's square once the players went on: what the reader read there, less the share of a tile it missed —
+    a blank (``hidden_blank_odds``) or a letter (``hidden_letter_odds``, spread over the letters as the bag still
+    holds them: the words through the gap choose among them)."""
+    letters = {a: unseen[a] for a in labels if a != BLANK and unseen[a] > 0}
+    q_blank = 1.0 / (1.0 + w.hidden_blank_odds) if unseen[BLANK] > 0 and BLANK in labels else 0.0
+    q_letter = 1.0 / (1.0 + w.hidden_letter_odds) if letters else 0.0
+    out = {a: p * (1.0 - q_blank - q_letter) for a, p in read.items()}
+    total = sum(letters.values())
+    for a, n in letters.items():
+        out[a] = out.get(a, 0.0) + q_letter * n / total
+    if q_blank:
+        out[BLANK] = out.get(BLANK, 0.0) + q_blank
+    return out
 
 
 def _interpretation(layout: _Layout, labels: dict[Square, str], probs: dict, reading: Reading, tileset: TileSet,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from tilecam.engine.board import Board, Tile
@@ -49,14 +49,16 @@ def word_templates(board: Board, plays: Sequence[Sequence[Square]], fixed: Mappi
 
 def best_letters(board: Board, plays: Sequence[Sequence[Square]], fixed: Mapping[Square, Tile],
                  probs: Mapping[Square, Mapping[str, float]], unseen: Counter, tileset: TileSet, lexicon: Any,
-                 phony_odds: tuple[float, float], least: float, limit: int, rack_size: int
-                 ) -> tuple[float, dict[Square, str]] | None:
+                 phony_odds: tuple[float, float], least: float, limit: int, rack_size: int,
+                 every_letter: Collection[Square] = ()) -> tuple[float, dict[Square, str]] | None:
     """The best-scoring letters for the free squares of ``plays`` and their score; None when the tile counts allow
     none. ``phony_odds``: a word's odds against a phony, and against a word through a new blank no letter makes
-    good. Raises :class:`NotAMove` when the plays are not legal."""
+    good; ``least``: a letter less probable on a square is not tried there, but on the squares ``every_letter`` (a
+    tile the reader missed: its letters are the bag's, the words choose). Raises :class:`NotAMove` when the plays
+    are not legal."""
     templates = word_templates(board, plays, fixed, rack_size)
     free = [s for play in plays for s in play if s not in fixed]
-    options = [letter_options(probs[s], least) for s in free]
+    options = [letter_options(probs[s], 0.0 if s in every_letter else least) for s in free]
     _trim(options, limit)
     combos = []
     for combo in itertools.product(*options):
