@@ -69,7 +69,9 @@ log = logging.getLogger(__name__)
 
 #: The game's first play is taken in another turn of the board than the reader's when its decision there is this
 #: much more probable (log-probability, nats): as ``orient.TURN_MARGIN``, so that a play reading alike both ways
-#: (NOON, SIS) keeps the reader's turn.
+#: (NOON, SIS) keeps the reader's turn. Where another turn makes another play within this of the best (LOB upside
+#: down reads HOT as surely, both words), row 1 is not told yet: the first play waits for the next one, and the two
+#: are decided together in each turn (the second play's words tell).
 FIRST_PLAY_TURN_MARGIN = 0.5
 
 COMMIT_POLICIES = ("settle", "clock")
@@ -615,18 +617,28 @@ class MoveTracker:
         look of a few tiles (``orient.upright_turn``: N, I, O, S, Z, H and X look alike upside down); the first
         play is the last chance to tell it before every later play is read by it, and the decision weighs the
         words too (DJINN read upside down is NNITG, a phony). A turn whose decision is more probable by
-        ``FIRST_PLAY_TURN_MARGIN`` (log-probability) is taken; otherwise the reader's stands. Only for a vision
-        reader that told the turn from the tiles itself (its ``rotation_given`` false), read again in each turn."""
+        ``FIRST_PLAY_TURN_MARGIN`` (log-probability) is taken; otherwise the reader's stands. Where another turn
+        makes another play about as probable (within the margin), the board is left unclear until the next
+        play is down (the two are then decided together, in each turn). Only for a vision reader that told the turn
+        from the tiles itself (its ``rotation_given`` false), read again in each turn."""
         if getattr(self._reader, "rotation_given", True):
             return reading, result          # a reading stream, or row 1 set by the calibration: not the tiles' to tell
         readings, raws = self._read_turned(reading)
         if not raws:
             return reading, result          # the reader's turn not known yet: nothing read in the other turns
         best, best_k = result, 0
+        others = [result] + [interpret(self.board, readings[k], self.tileset, self.lexicon, None, self.config.resolve)
+                             for k in (1, 2, 3)]
         for k in (1, 2, 3):
-            other = interpret(self.board, readings[k], self.tileset, self.lexicon, None, self.config.resolve)
+            other = others[k]
             if other.kind == "play" and other.score > best.score + (FIRST_PLAY_TURN_MARGIN if best_k == 0 else 0):
                 best, best_k = other, k
+        rivals = [o for k, o in enumerate(others) if k != best_k and o.kind == "play" and not best.earlier
+                  and o.score > best.score - FIRST_PLAY_TURN_MARGIN and _plays(o) != _plays(best)]
+        if rivals:
+            return reading, Interpretation(
+                "unclear", reason=f"row 1 not told yet: the first play reads {_plays(best)} one way, "
+                                  f"{_plays(rivals[0])} another; waiting for the next play")
         if best_k:
             log.info("the first play reads %s turned %d quarter turns (log-probability %.1f against %.1f): the "
                      "board is read so from now on", best.candidate.placement if best.candidate else "?", best_k,
@@ -648,6 +660,11 @@ class MoveTracker:
     def set_named_blank(self, row: int, col: int, letter: str) -> None:
         """The players named a blank (the web's answer): the committed board follows."""
         self.board[row, col] = Tile(letter.upper(), True)
+
+
+def _plays(result: Interpretation) -> str:
+    """The plays a decision makes, as written (to tell two decisions of the same board apart)."""
+    return ", ".join(str(c.placement) for c in (*result.earlier, result.candidate) if c is not None)
 
 
 def _unreachable_note(squares: Sequence[tuple[int, int]]) -> str:
