@@ -201,6 +201,20 @@ def test_a_first_play_read_in_the_wrong_turn_is_read_again_in_the_turn_its_words
     assert [str(e) for e in events] == ["play G7 A.E"]
 
 
+def test_a_first_play_that_reads_as_a_word_in_two_turns_waits_for_the_next_play(tracker, render):
+    """NO upside down reads ON as surely (N and O look alike turned), both words: the first play does not tell row 1.
+    It waits, and the next play's words tell the turn of both (OAK read upside down is no word), split in the order
+    the frames showed them (NO, then .AK: not OAK, then N. — the same letters)."""
+    upright = _row_1(render)
+    tracker.reader.rotation = (upright + 2) % 4
+    tracker.lexicon = Lexicon.from_words(["NO", "ON", "OAK"])
+    events = play(tracker, [render(EMPTY)] + [render(rows_with(("8G", "NO")))] * 2, 0)
+    assert events == [] and tracker.status.startswith("unclear: row 1 not told yet")
+    events = play(tracker, [render(rows_with(("8G", "NO"), ("H8", ".AK")))] * 2, 10)
+    assert [str(e) for e in events] == ["play 8G NO", "play H8 .AK"]
+    assert tracker.reader.rotation == upright
+
+
 def test_a_first_play_is_not_turned_where_row_1_was_set_by_the_calibration(tracker, render):
     tracker.reader.rotation = (_row_1(render) + 2) % 4       # set wrong by hand: the tracker does not overrule it
     tracker.reader.rotation_given = True

@@ -201,15 +201,15 @@ def decide(board: Board, reading: Reading, new: Iterable[Square], tileset: TileS
     sure += [s for s in open_[room:] if tile_p[s] >= 0.5]
     open_ = hidden + open_[:room]
     last_phony = _phony_count(board, last_play, lexicon, tileset.letters)
-    best: tuple[float, Interpretation] | None = None
+    best: tuple[float, int, Interpretation] | None = None
     first_reason = ""
     for pick in itertools.product((True, False), repeat=len(open_)):
         tiles = sorted(sure + [s for s, on in zip(open_, pick) if on])
         empty_logp = sum(math.log(max(1 - tile_p[s], 1e-12)) for s in probs if s not in tiles)
         ignored = tuple(sorted([s for s in new if s not in tiles] + list(strays)))
         if not tiles:
-            if best is None or empty_logp > best[0]:
-                best = (empty_logp, Interpretation("none", ignored=ignored, score=empty_logp))
+            if _better(empty_logp, 0, best):
+                best = (empty_logp, 0, Interpretation("none", ignored=ignored, score=empty_logp))
             continue
         for layout in _layouts(board, tiles, last_play, w, first_changed or {}, same_hand, one_player):
             try:
@@ -221,12 +221,22 @@ def decide(board: Board, reading: Reading, new: Iterable[Square], tileset: TileS
                 continue
             score = empty_logp + layout.prior + found[0] - (last_phony if layout.kind != "amend" else 0) * \
                 math.log(w.phony_odds)
-            if best is None or score > best[0]:
-                best = (score, _interpretation(layout, found[1], probs, reading, tileset, lexicon, w, last_play,
-                                               ignored, score))
+            if _better(score, layout.seen, best):
+                best = (score, layout.seen, _interpretation(layout, found[1], probs, reading, tileset, lexicon, w,
+                                                            last_play, ignored, score))
     if best is None:
         return Interpretation("unclear", reason=first_reason or "the new tiles make no play", unreachable=strays)
-    return replace(best[1], unreachable=strays)
+    return replace(best[2], unreachable=strays)
+
+
+def _better(score: float, seen: int, best: tuple[float, int, Interpretation] | None) -> bool:
+    """Whether a candidate scoring ``score`` beats ``best``; of two equally probable (the same letters split into
+    plays two ways: NO then OAK, or OAK then N), the one in the order the frames show (``seen``)."""
+    if best is None:
+        return True
+    if abs(score - best[0]) > 1e-9:
+        return score > best[0]
+    return seen > best[1]
 
 
 def best_play(board: Board, reading: Reading, squares: Iterable[Square], tileset: TileSet, lexicon: Any = None,

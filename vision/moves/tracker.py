@@ -627,8 +627,8 @@ class MoveTracker:
         if not raws:
             return reading, result          # the reader's turn not known yet: nothing read in the other turns
         best, best_k = result, 0
-        others = [result] + [interpret(self.board, readings[k], self.tileset, self.lexicon, None, self.config.resolve)
-                             for k in (1, 2, 3)]
+        others = [result] + [interpret(self.board, readings[k], self.tileset, self.lexicon, None, self.config.resolve,
+                                       self.first_changes.squares((self.rotation + k) % 4)) for k in (1, 2, 3)]
         for k in (1, 2, 3):
             other = others[k]
             if other.kind == "play" and other.score > best.score + (FIRST_PLAY_TURN_MARGIN if best_k == 0 else 0):
