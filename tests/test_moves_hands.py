@@ -57,6 +57,22 @@ def test_a_hand_in_a_corner_or_touching_no_edge_tells_nothing():
     assert hands.side([(7, 7)]) is None
 
 
+def test_two_plays_arms_are_each_judged_by_the_tiles_they_put_down():
+    """A word laid at the top of column N by an arm reaching up from the bottom edge (the arm spans the board), and a
+    word along row 14 by an arm from the top: judged by the middle of all new tiles (row 8.5) the long arm would have
+    come from the top as well, and the change would be one player's; judged by the tiles under it, two sides."""
+    sides = HandSides()
+    up = np.zeros((15, 15), bool)
+    up[:, 13] = True                                  # bottom edge to row 1, over column N
+    down = np.zeros((15, 15), bool)
+    down[:14, 3] = True                               # top edge down to row 14, over column D
+    for _ in range(5):
+        sides.note(up)
+        sides.note(down)
+    new = [(0, 13), (1, 13), (2, 13), (13, 1), (13, 2), (13, 3), (13, 4), (13, 5)]
+    assert dict(sides.votes(new)) == {0: 5, 1: 5} and not sides.one_side(new)
+
+
 def test_the_modules_examples_hold():
     import doctest
 

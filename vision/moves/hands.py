@@ -101,7 +101,7 @@ class HandSides:
     row 1 and however the board is turned on the table."""
 
     def __init__(self) -> None:
-        self._seen: Counter[Edges] = Counter()
+        self._seen: Counter[tuple[Edges, bytes]] = Counter()    # (edges, the squares covered, packed): frames
         self._size = 15
 
     def note(self, covered: np.ndarray) -> None:
@@ -109,17 +109,21 @@ class HandSides:
         self._size = covered.shape[0]
         edges = touched_edges(covered)
         if any(edges) and covered.mean() <= ARM_SHARE:
-            self._seen[edges] += 1
+            self._seen[edges, np.packbits(covered).tobytes()] += 1
 
     def votes(self, new: Iterable[tuple[int, int]]) -> Counter[int]:
-        """Frames whose arm came from each side, the hand over the ``new`` tiles (their middle)."""
+        """Frames whose arm came from each side: each frame's hand over the ``new`` tiles its arm covers (their
+        middle; all of them where it covers none) — of two plays in one change, each arm is judged by its own."""
         new = list(new)
         votes: Counter[int] = Counter()
         if not new:
             return votes
-        hand_at = (float(np.mean([r for r, _ in new])), float(np.mean([c for _, c in new])))
-        for edges, frames in self._seen.items():
-            side = entry_side(edges, hand_at, self._size)
+        n = self._size
+        for (edges, packed), frames in self._seen.items():
+            covered = np.unpackbits(np.frombuffer(packed, np.uint8), count=n * n).reshape(n, n).astype(bool)
+            under = [s for s in new if covered[s]] or new
+            hand_at = (float(np.mean([r for r, _ in under])), float(np.mean([c for _, c in under])))
+            side = entry_side(edges, hand_at, n)
             if side is not None:
                 votes[side] += frames
         return votes
