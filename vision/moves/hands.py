@@ -112,16 +112,19 @@ class HandSides:
             self._seen[edges, np.packbits(covered).tobytes()] += 1
 
     def votes(self, new: Iterable[tuple[int, int]]) -> Counter[int]:
-        """Frames whose arm came from each side: each frame's hand over the ``new`` tiles its arm covers (their
-        middle; all of them where it covers none) — of two plays in one change, each arm is judged by its own."""
+        """Frames whose arm came from each side, the hand over the ``new`` tiles (their middle) — but for an arm
+        that spans the board (two opposite edges), over the new tiles it covers: between its two ends, the middle of
+        two plays far apart says nothing of which end is the hand."""
         new = list(new)
         votes: Counter[int] = Counter()
         if not new:
             return votes
         n = self._size
         for (edges, packed), frames in self._seen.items():
-            covered = np.unpackbits(np.frombuffer(packed, np.uint8), count=n * n).reshape(n, n).astype(bool)
-            under = [s for s in new if covered[s]] or new
+            under = new
+            if (edges[0] and edges[1]) or (edges[2] and edges[3]):
+                covered = np.unpackbits(np.frombuffer(packed, np.uint8), count=n * n).reshape(n, n).astype(bool)
+                under = [s for s in new if covered[s]] or new
             hand_at = (float(np.mean([r for r, _ in under])), float(np.mean([c for _, c in under])))
             side = entry_side(edges, hand_at, n)
             if side is not None:
