@@ -176,6 +176,9 @@ def test_a_tile_no_play_can_reach_is_left_out_once_the_players_go_on():
     alone = Reading.from_rows(rows_with(("4A", "?"), base=rows_with(("8H", "CAT"))))
     assert interpret(board, alone, EN, None, last_play=last, went_on=True).kind == "unclear"
     assert interpret(board, alone, EN, None, last_play=last, strays=[(3, 0)]).kind == "none"
+    # in the line of a new tile within reach and a rack's span of it: a word's far end, its middle still to come
+    partial = Reading.from_rows(rows_with(("H9", "O"), ("9C", "TO"), base=rows_with(("8H", "CAT"))))
+    assert interpret(board, partial, EN, None, last_play=last, went_on=True).kind == "unclear"
     # a tile a square away in its line (a gap a blank read bare may fill) is within reach: not left out
     gap = rows_with(("H9", "O"), ("8L", "S"), base=rows_with(("8H", "CAT")))
     assert interpret(board, Reading.from_rows(gap), EN, None, last_play=last, went_on=True).unreachable == ()

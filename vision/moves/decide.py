@@ -52,7 +52,7 @@ from tilecam.engine.legality import check
 from tilecam.engine.move import Placement
 from tilecam.engine.tiles import TileSet
 from tilecam.vision.moves.letters import best_letters, candidates, word_templates
-from tilecam.vision.moves.reach import unreachable
+from tilecam.vision.moves.reach import in_line_with, unreachable
 from tilecam.vision.moves.reading import BLANK, Reading
 from tilecam.vision.moves.resolve import Candidate, NotAMove, unseen_tiles, word_is_valid
 from tilecam.vision.words import LEAST_LETTER, PHONY_ODDS
@@ -180,9 +180,10 @@ def decide(board: Board, reading: Reading, new: Iterable[Square], tileset: TileS
     new = sorted(set(new))
     far = unreachable(board, new)
     known = [s for s in far if s in set(strays)]
-    # left out, each costing every candidate alike: those left out before, and once the players went on the rest
-    # (before that, a word laid from its far end, or with its middle still to come, is no stray)
-    strays = tuple(s for s in far if s in known or (went_on and len(far) < len(new)))
+    # left out, each costing every candidate alike: those left out before, and once the players went on the rest —
+    # but a word laid from its far end, or with its middle still to come (in line with a tile within reach), is no stray
+    to_come = in_line_with(far, [s for s in new if s not in far], w.rack_size - 1)
+    strays = tuple(s for s in far if s in known or (went_on and len(far) < len(new) and s not in to_come))
     new = [s for s in new if s not in strays]
     if not new:
         return Interpretation("none", ignored=strays, unreachable=strays)

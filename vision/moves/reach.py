@@ -6,7 +6,9 @@ one, where a blank read as the bare board leaves a gap (``decide``'s hidden blan
 no tile, old or new, within ``REACH`` squares of it in its row and its column, and no chain of such tiles leading to
 the board's, can be in no legal play: a premium print read as a blank under a lamp switched on mid-game, a coin, a
 tile dropped off to the side. The decision leaves them out (each one would make every candidate illegal, and the
-game would stall for as long as it reads so) and says so; a play that later reaches them takes them in.
+game would stall for as long as it reads so) and says so; a play that later reaches them takes them in. A tile in
+the line of a reachable new tile, within a rack's span of it, is not so judged (``in_line_with``): it may be the far
+end of a word whose middle is still to come (CAULD's C and A, its D down first by INCLINE).
 
 >>> from tilecam.engine.board import Board
 >>> board = Board.from_rows(["." * 15] * 7 + ["......CAT......"] + ["." * 15] * 7)
@@ -45,6 +47,18 @@ def unreachable(board: Board, new: Iterable[Square]) -> list[Square]:
                 reached.add(t)
                 frontier.append(t)
     return sorted(new - reached)
+
+
+def in_line_with(far: Iterable[Square], near: Iterable[Square], span: int) -> list[Square]:
+    """The squares of ``far`` in the row or column of a square of ``near`` within ``span`` squares of it: the far end
+    of a word whose middle is still to come (a rack's tiles span at most a rack's length), sorted.
+
+    >>> in_line_with([(13, 1), (3, 0)], [(13, 5), (10, 4)], 6)
+    [(13, 1)]
+    """
+    near = list(near)
+    return sorted(s for s in far if any((s[0] == r and abs(s[1] - c) <= span) or (s[1] == c and abs(s[0] - r) <= span)
+                                        for r, c in near))
 
 
 def _near(square: Square, others: Iterable[Square]) -> bool:
