@@ -179,11 +179,11 @@ def decide(board: Board, reading: Reading, new: Iterable[Square], tileset: TileS
     w = weights or Weights()
     new = sorted(set(new))
     far = unreachable(board, new)
-    known = [s for s in far if s in set(strays)]
+    left_before = set(strays)
     # left out, each costing every candidate alike: those left out before, and once the players went on the rest —
     # but a word laid from its far end, or with its middle still to come (in line with a tile within reach), is no stray
-    to_come = in_line_with(far, [s for s in new if s not in far], w.rack_size - 1)
-    strays = tuple(s for s in far if s in known or (went_on and len(far) < len(new) and s not in to_come))
+    to_come = set(in_line_with(far, [s for s in new if s not in far], w.rack_size - 1))
+    strays = tuple(s for s in far if s in left_before or (went_on and len(far) < len(new) and s not in to_come))
     new = [s for s in new if s not in strays]
     if not new:
         return Interpretation("none", ignored=strays, unreachable=strays)

@@ -101,7 +101,8 @@ class HandSides:
     row 1 and however the board is turned on the table."""
 
     def __init__(self) -> None:
-        self._seen: Counter[tuple[Edges, bytes]] = Counter()    # (edges, the squares covered, packed): frames
+        # (edges, the squares covered packed — kept only for an arm spanning the board, b"" else): frames
+        self._seen: Counter[tuple[Edges, bytes]] = Counter()
         self._size = 15
 
     def note(self, covered: np.ndarray) -> None:
@@ -109,7 +110,8 @@ class HandSides:
         self._size = covered.shape[0]
         edges = touched_edges(covered)
         if any(edges) and covered.mean() <= ARM_SHARE:
-            self._seen[edges, np.packbits(covered).tobytes()] += 1
+            spans = (edges[0] and edges[1]) or (edges[2] and edges[3])     # two opposite edges
+            self._seen[edges, np.packbits(covered).tobytes() if spans else b""] += 1
 
     def votes(self, new: Iterable[tuple[int, int]]) -> Counter[int]:
         """Frames whose arm came from each side, the hand over the ``new`` tiles (their middle) — but for an arm
@@ -122,7 +124,7 @@ class HandSides:
         n = self._size
         for (edges, packed), frames in self._seen.items():
             under = new
-            if (edges[0] and edges[1]) or (edges[2] and edges[3]):
+            if packed:
                 covered = np.unpackbits(np.frombuffer(packed, np.uint8), count=n * n).reshape(n, n).astype(bool)
                 under = [s for s in new if covered[s]] or new
             hand_at = (float(np.mean([r for r, _ in under])), float(np.mean([c for _, c in under])))
