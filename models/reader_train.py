@@ -100,7 +100,7 @@ def to_float(crops: np.ndarray):
     return torch.from_numpy(np.ascontiguousarray(crops.transpose(0, 3, 1, 2)[:, ::-1])).float() / 255.0
 
 
-def augment(x, r, g):
+def augment(x, r, g, sharpen: float = 0.0):
     """The same light for a crop and its reference (brightness, contrast, colour cast, channel order, negative,
     grey), a little of it apart (the reference comes from elsewhere on the board), then blur, noise and a shift
     of the crop alone. Float NCHW 0..1 on the generator ``g``'s device, all draws from ``g``."""
@@ -140,11 +140,31 @@ def augment(x, r, g):
         pair = torch.cat([x[blur], r[blur]], 0)
         pair = F.conv2d(F.pad(pair, (2, 2, 2, 2), mode="replicate"), kernel, groups=3)
         x[blur], r[blur] = pair[:len(blur)], pair[len(blur):]
+    if sharpen:
+        # Crisper than the renders: a photo of many pixels a square cut down to the crop keeps every edge and the
+        # wood's grain; an unsharp mask on a ``sharpen`` share of the others, crop and reference alike.
+        crisp = torch.nonzero((rand(n) < sharpen / 0.67) & ~torch.isin(torch.arange(n, device=on), blur)).flatten()
+        if len(crisp):
+            amount = (0.5 + rand(len(crisp), 1, 1, 1)).repeat(2, 1, 1, 1)
+            pair = torch.cat([x[crisp], r[crisp]], 0)
+            soft = F.conv2d(F.pad(pair, (2, 2, 2, 2), mode="replicate"), kernel, groups=3)
+            pair = pair + amount * (pair - soft)
+            x[crisp], r[crisp] = pair[:len(crisp)], pair[len(crisp):]
     # A tile off its square's middle, or a grid found a pixel or two off: the crop moved, the batch at once.
     dx, dy = torch.randint(-3, 4, (2,), generator=g, device=on).tolist()
     x = F.pad(x, (3, 3, 3, 3), mode="replicate")[:, :, 3 + dy:3 + dy + x.shape[2], 3 + dx:3 + dx + x.shape[3]]
     x = x + 0.03 * rand(1) * torch.randn(x.shape, generator=g, device=on)
     return x.clamp(0, 1), r.clamp(0, 1)
+
+
+def softened(data: Examples, sigma: float, chunk: int = 4096) -> Examples:
+    """``data`` with every crop and reference blurred as the reader will blur them (``classify.soften``)."""
+    from tilecam.vision.classify import soften
+
+    def each(a):
+        return np.concatenate([soften(a[i:i + chunk], sigma) for i in range(0, len(a), chunk)]) if len(a) else a
+
+    return Examples(each(data.x), each(data.ref), data.y, data.board)
 
 
 def draw_weights(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -162,7 +182,8 @@ def draw_weights(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def train(data: Examples, epochs: float, seed: int, lr: float = 3e-3, batch: int = 256, device: str = "cpu",
-          init: Path | None = None, widths: tuple[int, int, int, int] = WIDTHS, teachers: list[Path] = ()):
+          init: Path | None = None, widths: tuple[int, int, int, int] = WIDTHS, teachers: list[Path] = (),
+          sharpen: float = 0.0):
     """Train ``build_model(widths)`` for ``epochs`` passes (cosine decay) on ``device`` (the batches are drawn
     and lit there too), progress printed; the model is returned on the CPU. With ``teachers`` (exported readers)
     their softened probabilities are a second target (``distill``)."""
@@ -188,7 +209,7 @@ def train(data: Examples, epochs: float, seed: int, lr: float = 3e-3, batch: int
     model.train()
     for step in range(steps):
         idx = rng.choice(len(data), batch, p=weights)
-        xb, rb = augment(to_float(data.x[idx]).to(device), to_float(data.ref[idx]).to(device), g)
+        xb, rb = augment(to_float(data.x[idx]).to(device), to_float(data.ref[idx]).to(device), g, sharpen)
         yb = torch.from_numpy(data.y[idx]).to(device)
         out, _ = model(xb, rb)
         loss = loss_fn(out, yb)
@@ -231,7 +252,7 @@ def fit_temperature(logits: np.ndarray, y: np.ndarray) -> float:
 
 
 def export(model, out_dir: Path, info: dict, temperature: float, log_prior_shift: np.ndarray,
-           name: str = "tiles") -> Path:
+           name: str = "tiles", soften: float = 0.0) -> Path:
     """``NAME.onnx`` (inputs crops and references, outputs logits and embedding) and ``NAME.json``."""
     import torch
 
@@ -250,7 +271,8 @@ def export(model, out_dir: Path, info: dict, temperature: float, log_prior_shift
     spec = {
         "classes": list(CLASSES),
         "input": {"name": "crops", "reference": "references", "size": CROP_PX, "layout": "NCHW", "color": "RGB",
-                  "scale": 1 / 255, "mean": [0.0, 0.0, 0.0], "std": [1.0, 1.0, 1.0]},
+                  "scale": 1 / 255, "mean": [0.0, 0.0, 0.0], "std": [1.0, 1.0, 1.0],
+                  **({"soften": soften} if soften else {})},
         "output": {"name": "logits", "kind": "logits", "embedding": "embedding"},
         "calibration": {"temperature": round(temperature, 4),
                         "log_prior_shift": [round(float(v), 4) for v in log_prior_shift]},
@@ -285,6 +307,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--teachers", type=Path, nargs="*", default=[],
                    help="exported readers (float .onnx) whose softened probabilities are a second target")
     p.add_argument("--device", default="cpu", help="torch device to train on (cuda where a GPU is lent)")
+    p.add_argument("--sharpen", type=float, default=0.0,
+                   help="share of the crops sharpened (an unsharp mask, crop and reference alike) in training")
+    p.add_argument("--soften", type=float, default=0.0,
+                   help="blur every crop and reference by this Gaussian sigma (px) first, in training and, written "
+                        "into the model's description, at every read (vision.classify.soften); 0: none")
     p.add_argument("--upright-with", type=Path, default=None,
                    help="model that stands the real boards' letters up (default: the shipped one)")
     args = p.parse_args(argv)
@@ -346,9 +373,12 @@ def main(argv: list[str] | None = None) -> int:
         train_parts.append(crops)
         used.append(f"tiles:{folder.name}:{len(crops)}")
     data = Examples.concat(train_parts)
+    if args.soften:
+        data = softened(data, args.soften)
+        calib_parts = [softened(part, args.soften) for part in calib_parts]
     print(f"training on {len(data)} examples: {describe(data)}", flush=True)
     model = train(data, args.epochs, args.seed, lr=args.lr, init=args.init, device=args.device, widths=args.widths,
-                  teachers=args.teachers)
+                  teachers=args.teachers, sharpen=args.sharpen)
     temperature = 1.0
     if calib_parts:
         held = Examples.concat(calib_parts)
@@ -356,9 +386,10 @@ def main(argv: list[str] | None = None) -> int:
     shift = np.zeros(len(CLASSES))      # the draw's priors stand (see fit_temperature)
     info = {"seed": args.seed, "boards": args.boards, "epochs": args.epochs, "sources": used, "lr": args.lr,
             "init": str(args.init) if args.init else None, "widths": list(args.widths), "device": args.device,
-            "teachers": [str(t) for t in args.teachers],
+            "teachers": [str(t) for t in args.teachers], **({"sharpen": args.sharpen} if args.sharpen else {}),
+            **({"soften": args.soften} if args.soften else {}),
             "held_out": list(args.hold_out), "date": _dt.date.today().isoformat()}
-    path = export(model, args.out, info, temperature, shift, args.name)
+    path = export(model, args.out, info, temperature, shift, args.name, args.soften)
     print(f"temperature {temperature:.3f}; wrote {path}", flush=True)
     return 0
 

@@ -11,9 +11,9 @@ import pytest
 
 from tilecam.models.dataset import CLASS_INDEX, CLASSES
 from tilecam.models.reader_data import MIN_LABEL_FIT, Examples, label_turn, tile_crop_examples
-from tilecam.models.reader_train import (EMPTY_CAP, RARE_FLOOR, build_model, draw_weights, export,
+from tilecam.models.reader_train import (EMPTY_CAP, RARE_FLOOR, build_model, draw_weights, export, softened,
                                          fit_temperature, init_from_crops_model, logits_of, train)
-from tilecam.vision.classify import TileClassifier
+from tilecam.vision.classify import TileClassifier, soften
 from tilecam.vision.context import kind_of_square
 from tilecam.vision.warp import CROP_PX
 
@@ -95,6 +95,29 @@ def test_a_short_run_exports_a_calibrated_model_of_crops_and_references_that_onn
     expected = np.exp(z - z.max(axis=1, keepdims=True))
     np.testing.assert_allclose(reader.probabilities(x[:5], x[:5]), expected / expected.sum(axis=1, keepdims=True),
                                atol=1e-5)
+
+
+def test_a_model_trained_on_softened_crops_softens_every_crop_it_reads_alike(tmp_path):
+    rng = np.random.default_rng(3)
+    x = rng.integers(0, 256, (48, CROP_PX, CROP_PX, 3), dtype=np.uint8)
+    data = softened(Examples(x, x[::-1].copy(), rng.integers(0, len(CLASSES), 48), np.zeros(48, np.int32)), 0.8)
+    assert (data.x == soften(x, 0.8)).all() and (data.ref == soften(x[::-1], 0.8)).all()
+    model = train(data, epochs=2, seed=0, batch=16)
+    path = export(model, tmp_path, {"seed": 0}, temperature=1.0, log_prior_shift=np.zeros(len(CLASSES)), soften=0.8)
+    reader = TileClassifier.load(path, threads=1)
+    assert reader.spec.soften == 0.8
+    logits, _ = reader.run(x[:5], x[::-1][:5])        # as cut: the reader softens them as training did
+    np.testing.assert_allclose(logits, logits_of(model, data.x[:5], data.ref[:5]), atol=0.05)
+
+
+def test_softening_blurs_each_crop_alone_and_keeps_a_flat_one_as_it_is():
+    crops = np.full((3, CROP_PX, CROP_PX, 3), 90, np.uint8)
+    crops[1, :, :20] = 250                          # an edge: softened across, not beyond its crop
+    out = soften(crops, 0.8)
+    assert out.shape == crops.shape and out.dtype == np.uint8
+    assert (out[0] == 90).all() and (out[2] == 90).all()
+    assert out[1, 10, 18, 0] < 250 and out[1, 10, 21, 0] > 90 and (out[1, :, :16] == 250).all()
+    assert (soften(crops, 0) == crops).all()
 
 
 def test_the_reader_starts_out_reading_as_the_crops_model_it_grows_from(tmp_path):

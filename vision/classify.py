@@ -50,6 +50,21 @@ def moved_views(crops: np.ndarray, px: int) -> np.ndarray:
                            for dy, dx in ((px, 0), (-px, 0), (0, px), (0, -px))])
 
 
+def soften(crops: np.ndarray, sigma: float) -> np.ndarray:
+    """The crops (N, S, S, C, uint8) each blurred by a Gaussian of ``sigma`` pixels (5 × 5, edges repeated): a model
+    trained so reads every square at no more detail than a soft camera gives (``ModelSpec.soften``)."""
+    import cv2
+
+    n, h, w, ch = crops.shape
+    if not n or sigma <= 0:
+        return crops
+    # One blur over the crops laid side by side, each padded with its own edge so that none bleeds into the next.
+    padded = np.pad(crops, ((0, 0), (2, 2), (2, 2), (0, 0)), mode="edge")
+    strip = np.ascontiguousarray(padded.transpose(1, 0, 2, 3)).reshape(h + 4, n * (w + 4), ch)
+    strip = cv2.GaussianBlur(strip, (5, 5), sigma, borderType=cv2.BORDER_REPLICATE)
+    return np.ascontiguousarray(strip.reshape(h + 4, n, w + 4, ch).transpose(1, 0, 2, 3)[:, 2:-2, 2:-2])
+
+
 class ModelError(ValueError):
     """The tile model or its description cannot be used."""
 
@@ -75,6 +90,7 @@ class ModelSpec:
     log_prior_shift: tuple[float, ...] = ()  # added to the logits after that: run-time priors over training's
     trained: dict = field(default_factory=dict, compare=False)   # what the model was trained on, as written
     dtype: str = "float32"                  # "uint8": the crops fed as cut, bytes in rows of BGR (``models.bytes_in``)
+    soften: float = 0.0                     # crops and references blurred by this sigma first (``soften``); 0: none
 
     @classmethod
     def load(cls, path: Path) -> "ModelSpec":
@@ -88,7 +104,7 @@ class ModelSpec:
                        inp.get("reference"),
                        data["output"].get("embedding"), float(calibration.get("temperature", 1.0)),
                        tuple(float(v) for v in calibration.get("log_prior_shift", ())), data.get("trained", {}),
-                       inp.get("dtype", "float32"))
+                       inp.get("dtype", "float32"), float(inp.get("soften", 0.0)))
         except (OSError, KeyError, TypeError, ValueError) as exc:   # ValueError: bad JSON too
             raise ModelError(f"cannot read the model description {path}: {exc}") from exc
 
@@ -131,6 +147,8 @@ class TileClassifier:
         x = np.asarray(crops)
         if x.ndim != 4 or x.shape[1] != self.spec.size or x.shape[2] != self.spec.size or x.shape[3] != 3:
             raise ModelError(f"expected crops of shape (N, {self.spec.size}, {self.spec.size}, 3), got {x.shape}")
+        if self.spec.soften:
+            x = soften(np.asarray(x, np.uint8), self.spec.soften)
         if self.spec.dtype == "uint8":
             return np.ascontiguousarray(x, np.uint8)
         # Reorder while still one byte a value, then scale in one pass into the output: three float passes over
