@@ -20,9 +20,11 @@ from tilecam.engine.coords import square_name
 from tilecam.models.dataset import SHARED_BOARDS
 from tilecam.vision.classify import EMPTY, OCCLUDED, TileClassifier
 from tilecam.vision.connected import one_group
+from tilecam.vision.context import bare_members, kind_of_square
 from tilecam.vision.labelled import best_turn, labelled_photos, turned
 from tilecam.vision.locate import BoardNotFound
 from tilecam.vision.read import BoardReading, read_board
+from tilecam.vision.warp import cut_cells
 
 
 
@@ -48,6 +50,7 @@ class Tally:
     turns_told: int = 0         # photos whose row 1 the reader told (labels upright: the label's turn is the truth)
     turns_right: int = 0        # of them, told right
     loose: int = 0              # labels whose tiles are not one joined group (not a game's position)
+    tile_references: int = 0    # boards on which a premium kind's bare look was taken mostly from its tiles
     words: str = "-"            # the word list a game's runs of tiles were judged by ("-": none)
     corner_errors: list[float] = field(default_factory=list)
     corner_squares: list[float] = field(default_factory=list)
@@ -96,6 +99,7 @@ class Tally:
         wrong = (counted != board) & scored
         self.cell_errors += int(wrong.sum())
         self.boards_correct += not wrong.any()
+        self.tile_references += references_from_tiles(board, reading)
         flagged = bool(getattr(reading, "is_unsure", False))
         self.unsure_boards += flagged
         self.unsure_wrong += flagged and bool(wrong.any())
@@ -137,10 +141,24 @@ class Tally:
                                                         else "yes"),
             "runs of tiles judged as words by": self.words if not self.loose else "-",
             "touched by the arm, read # (counted right)": str(self.unsure_touched),
+            "boards with a kind's bare look taken from its tiles": str(self.tile_references),
             "corner error median / max": corner,
             "corners within 1/10 square": within,
             **{f"{k} ms": f"{v:.1f}" for k, v in med.items()},
         }
+
+
+def references_from_tiles(board: np.ndarray, reading) -> bool:
+    """Whether, on this labelled ``board`` (in the reading's turn), some premium kind's bare look was taken mostly
+    from squares that hold tiles (``context.bare_members``): the reader then judged that kind's squares against a
+    tile."""
+    warped = getattr(reading, "warped", None)
+    if warped is None:
+        return False
+    size = board.shape[0]
+    picks = bare_members(cut_cells(warped, size), kind_of_square(size))
+    tiles = (board != EMPTY).reshape(-1)
+    return any(tiles[members].mean() >= 0.5 for members in picks.values())
 
 
 def _progress(done: int, total: int, what: str) -> None:

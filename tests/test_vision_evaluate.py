@@ -6,7 +6,9 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from tilecam.models.eval_vision import Tally
+from tilecam.models.eval_vision import Tally, references_from_tiles
+from tilecam.vision.context import kind_of_square
+from tilecam.vision.warp import CELL_PX, MARGIN_PX, board_px
 
 
 def _reading(rows: list[str], corners: np.ndarray) -> SimpleNamespace:
@@ -159,3 +161,19 @@ def test_photos_of_games_are_grouped_by_game_in_move_order_and_a_label_with_an_u
     (tmp_path / "2_9.board.txt").write_text(board.replace(".", "%", 1), encoding="utf-8")
     with pytest.raises(LabelError, match="unknown squares"):
         games_in(tmp_path)
+
+
+def test_a_kind_whose_bare_look_was_taken_from_its_tiles_is_told_from_the_label():
+    kinds = kind_of_square(15).reshape(15, 15)
+    warped = np.full((board_px(), board_px(), 3), 200, np.uint8)
+    board = np.full((15, 15), ".")
+    for (r, c), k in np.ndenumerate(kinds):
+        y, x = MARGIN_PX + r * CELL_PX, MARGIN_PX + c * CELL_PX
+        warped[y:y + CELL_PX, x:x + CELL_PX] = (200, 200, 200) if not k else (40 * k, 90, 220 - 40 * k)
+        if k == 4 or (k == 0 and r % 3 == 0):          # every triple word covered, and tiles elsewhere
+            warped[y:y + CELL_PX, x:x + CELL_PX] = (120, 170, 210)
+            board[r, c] = "E"
+    assert references_from_tiles(board, SimpleNamespace(warped=warped))
+    board[kinds == 4] = "."                                # a label saying those squares are bare: not from tiles
+    assert not references_from_tiles(board, SimpleNamespace(warped=warped))
+    assert not references_from_tiles(board, SimpleNamespace())
