@@ -39,6 +39,9 @@ EMPTY_CAP = 0.3
 #: Of each real folder trained on, every this-many-th board is held back to fit the calibration on (boards of every
 #: design, never trained on: a temperature fitted on one board's photos fits that board).
 CALIBRATION_EVERY = 6
+#: Share of the training crops blurred (out of focus or far away), crop and reference alike; ``--sharpen`` draws its
+#: share among the rest.
+BLUR_SHARE = 0.33
 
 
 def build_model(widths: tuple[int, int, int, int] = WIDTHS):
@@ -135,7 +138,7 @@ def augment(x, r, g, sharpen: float = 0.0):
     t = torch.arange(-2, 3, dtype=torch.float32, device=on)
     k1 = torch.exp(-t ** 2 / (2 * sigma ** 2))
     kernel = (k1[:, None] * k1[None, :] / k1.sum() ** 2).expand(3, 1, 5, 5)
-    blur = torch.nonzero(rand(n) < 0.33).flatten()
+    blur = torch.nonzero(rand(n) < BLUR_SHARE).flatten()
     if len(blur):
         pair = torch.cat([x[blur], r[blur]], 0)
         pair = F.conv2d(F.pad(pair, (2, 2, 2, 2), mode="replicate"), kernel, groups=3)
@@ -143,7 +146,8 @@ def augment(x, r, g, sharpen: float = 0.0):
     if sharpen:
         # Crisper than the renders: a photo of many pixels a square cut down to the crop keeps every edge and the
         # wood's grain; an unsharp mask on a ``sharpen`` share of the others, crop and reference alike.
-        crisp = torch.nonzero((rand(n) < sharpen / 0.67) & ~torch.isin(torch.arange(n, device=on), blur)).flatten()
+        others = ~torch.isin(torch.arange(n, device=on), blur)
+        crisp = torch.nonzero((rand(n) < sharpen / (1 - BLUR_SHARE)) & others).flatten()
         if len(crisp):
             amount = (0.5 + rand(len(crisp), 1, 1, 1)).repeat(2, 1, 1, 1)
             pair = torch.cat([x[crisp], r[crisp]], 0)
