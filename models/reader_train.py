@@ -27,6 +27,7 @@ from tilecam.models.distill import DISTILL_WEIGHT, distill_loss, soft_targets, t
 from tilecam.models.dataset import CLASS_INDEX, CLASSES, LATER_LETTERS
 from tilecam.models.reader_data import (EMPTY, MIN_LABEL_FIT, Examples, describe, label_turn, located_boards,
                                         labelled_letters_turn, real_examples, synthetic_examples, tile_crop_examples)
+from tilecam.models.prints import print_bank, stamp
 from tilecam.vision.warp import CROP_PX
 
 #: Channels of the four blocks, as the crops-only model it grew from (``--init``): about 5.7 M multiply-adds a
@@ -42,6 +43,9 @@ CALIBRATION_EVERY = 6
 #: Share of the training crops blurred (out of focus or far away), crop and reference alike; ``--sharpen`` draws its
 #: share among the rest.
 BLUR_SHARE = 0.33
+#: The seed stream (``default_rng([seed, PRINT_STREAM])``) the premium prints of ``--prints`` are drawn from: their
+#: own, so that every other draw of a training stays what it was.
+PRINT_STREAM = 7
 
 
 def build_model(widths: tuple[int, int, int, int] = WIDTHS):
@@ -103,14 +107,18 @@ def to_float(crops: np.ndarray):
     return torch.from_numpy(np.ascontiguousarray(crops.transpose(0, 3, 1, 2)[:, ::-1])).float() / 255.0
 
 
-def augment(x, r, g, sharpen: float = 0.0):
-    """The same light for a crop and its reference (brightness, contrast, colour cast, channel order, negative,
-    grey), a little of it apart (the reference comes from elsewhere on the board), then blur, noise and a shift
-    of the crop alone. Float NCHW 0..1 on the generator ``g``'s device, all draws from ``g``."""
+def augment(x, r, g, sharpen: float = 0.0, bare=None, prints=None, print_share: float = 0.0):
+    """Premium prints no render draws (``prints.stamp``: a ``print_share`` of the squares, ``bare`` saying which
+    have nothing on them, from the bank ``prints``), then the same light for a crop and its reference (brightness,
+    contrast, colour cast, channel order, negative, grey), a little of it apart (the reference comes from elsewhere
+    on the board), then blur, noise and a shift of the crop alone. Float NCHW 0..1 on the generator ``g``'s device,
+    all draws from ``g``."""
     import torch
     import torch.nn.functional as F
 
     n, on = x.shape[0], x.device
+    if print_share:
+        x, r = stamp(x, r, bare, prints, print_share, g)
 
     def rand(*shape):
         return torch.rand(*shape, generator=g, device=on)
@@ -187,10 +195,11 @@ def draw_weights(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def train(data: Examples, epochs: float, seed: int, lr: float = 3e-3, batch: int = 256, device: str = "cpu",
           init: Path | None = None, widths: tuple[int, int, int, int] = WIDTHS, teachers: list[Path] = (),
-          sharpen: float = 0.0):
+          sharpen: float = 0.0, prints: float = 0.0):
     """Train ``build_model(widths)`` for ``epochs`` passes (cosine decay) on ``device`` (the batches are drawn
     and lit there too), progress printed; the model is returned on the CPU. With ``teachers`` (exported readers)
-    their softened probabilities are a second target (``distill``)."""
+    their softened probabilities are a second target (``distill``). ``prints``: the share of squares given a premium
+    print no render draws (``augment``)."""
     import torch
     import torch.nn as nn
 
@@ -208,13 +217,18 @@ def train(data: Examples, epochs: float, seed: int, lr: float = 3e-3, batch: int
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
     loss_fn = nn.CrossEntropyLoss()
+    bank = None
+    if prints:
+        colours, covers = print_bank(np.random.default_rng([seed, PRINT_STREAM]))
+        bank = (torch.from_numpy(colours).to(device), torch.from_numpy(covers).to(device))
     rng = np.random.default_rng(seed)
     start, seen, loss_sum, correct = time.monotonic(), 0, 0.0, 0
     model.train()
     for step in range(steps):
         idx = rng.choice(len(data), batch, p=weights)
-        xb, rb = augment(to_float(data.x[idx]).to(device), to_float(data.ref[idx]).to(device), g, sharpen)
         yb = torch.from_numpy(data.y[idx]).to(device)
+        xb, rb = augment(to_float(data.x[idx]).to(device), to_float(data.ref[idx]).to(device), g, sharpen,
+                         yb == EMPTY, bank, prints)
         out, _ = model(xb, rb)
         loss = loss_fn(out, yb)
         if teaching:
@@ -313,6 +327,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--device", default="cpu", help="torch device to train on (cuda where a GPU is lent)")
     p.add_argument("--sharpen", type=float, default=0.0,
                    help="share of the crops sharpened (an unsharp mask, crop and reference alike) in training")
+    p.add_argument("--prints", type=float, default=0.0,
+                   help="share of the squares given a premium print no render draws (models.prints), on crop and "
+                        "reference alike where bare, on the reference alone under a tile")
     p.add_argument("--soften", type=float, default=0.0,
                    help="blur every crop and reference by this Gaussian sigma (px) first, in training and, written "
                         "into the model's description, at every read (vision.classify.soften); 0: none")
@@ -382,7 +399,7 @@ def main(argv: list[str] | None = None) -> int:
         calib_parts = [softened(part, args.soften) for part in calib_parts]
     print(f"training on {len(data)} examples: {describe(data)}", flush=True)
     model = train(data, args.epochs, args.seed, lr=args.lr, init=args.init, device=args.device, widths=args.widths,
-                  teachers=args.teachers, sharpen=args.sharpen)
+                  teachers=args.teachers, sharpen=args.sharpen, prints=args.prints)
     temperature = 1.0
     if calib_parts:
         held = Examples.concat(calib_parts)
@@ -391,6 +408,7 @@ def main(argv: list[str] | None = None) -> int:
     info = {"seed": args.seed, "boards": args.boards, "epochs": args.epochs, "sources": used, "lr": args.lr,
             "init": str(args.init) if args.init else None, "widths": list(args.widths), "device": args.device,
             "teachers": [str(t) for t in args.teachers], **({"sharpen": args.sharpen} if args.sharpen else {}),
+            **({"prints": args.prints} if args.prints else {}),
             **({"soften": args.soften} if args.soften else {}),
             "held_out": list(args.hold_out), "date": _dt.date.today().isoformat()}
     path = export(model, args.out, info, temperature, shift, args.name, args.soften)

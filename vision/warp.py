@@ -18,6 +18,16 @@ MARGIN_PX = 16          # surroundings kept around the grid
 CONTEXT_PX = 4          # each crop reaches this far into the neighbouring squares
 CROP_PX = CELL_PX + 2 * CONTEXT_PX
 
+#: A photo with at least this many image pixels for each pixel of the rectified board is halved (``cv2.pyrDown``: a
+#: Gaussian blur, then every other pixel) before the warp, again while it still has as many. OpenCV's perspective warp
+#: samples bilinearly whatever it is asked (it has no area interpolation), so a board photographed at 130 px a square
+#: and read at ``CELL_PX`` would otherwise fold its print and the wood's grain into speckle; halved to between one and
+#: two pixels for each, bilinear sampling loses nothing a square's crop shows.
+HALVE_FROM = 2.0
+#: Pixels of the photo kept around what the rectified board shows when it is cut out to be halved, per halving: the
+#: blur's reach (``pyrDown``'s 5-tap kernel) and the bilinear warp's.
+HALVE_PAD = 4
+
 #: The grid's corners in image pixels are given in this order everywhere in tilecam.
 CORNER_ORDER = ("top-left", "top-right", "bottom-right", "bottom-left")
 
@@ -39,11 +49,52 @@ def homography_to_rectified(corners: np.ndarray, size: int = 15) -> np.ndarray:
     return cv2.getPerspectiveTransform(src, grid_corners_rectified(size))
 
 
-def warp_board(image: np.ndarray, corners: np.ndarray, size: int = 15) -> np.ndarray:
-    """Rectify ``image`` so that the grid with these corners (image pixels, ``CORNER_ORDER``) is axis-aligned."""
+def image_px_per_board_px(corners: np.ndarray, size: int = 15) -> float:
+    """How many image pixels the grid with these corners spends on each pixel of the rectified board, along its
+    sides on average (1: the photo is at the rectified board's scale)."""
+    c = np.asarray(corners, dtype=np.float64).reshape(4, 2)
+    return float(np.linalg.norm(np.roll(c, -1, axis=0) - c, axis=1).mean() / (size * CELL_PX))
+
+
+def halvings(corners: np.ndarray, size: int = 15) -> int:
+    """How many times ``warp_board`` halves a photo with this grid before warping it (``HALVE_FROM``)."""
+    scale, n = image_px_per_board_px(corners, size), 0
+    while scale >= HALVE_FROM:
+        scale, n = scale / 2, n + 1
+    return n
+
+
+def _board_region(image: np.ndarray, corners: np.ndarray, size: int, pad: int) -> tuple[int, int, int, int]:
+    """The part of ``image`` (x0, y0, x1, y1) the rectified board shows, ``pad`` pixels wider, within the image."""
+    h, w = image.shape[:2]
     side = board_px(size)
+    edge = np.float32([[[0, 0], [side, 0], [side, side], [0, side]]])
+    seen = cv2.perspectiveTransform(edge, np.linalg.inv(homography_to_rectified(corners, size)))[0]
+    if not np.isfinite(seen).all():         # the margin reaches past the horizon: keep the whole photo
+        return 0, 0, w, h
+    x0, y0 = np.floor(seen.min(axis=0)).astype(int) - pad
+    x1, y1 = np.ceil(seen.max(axis=0)).astype(int) + pad
+    return max(0, x0), max(0, y0), min(w, max(x1, 1)), min(h, max(y1, 1))
+
+
+def warp_board(image: np.ndarray, corners: np.ndarray, size: int = 15) -> np.ndarray:
+    """Rectify ``image`` so that the grid with these corners (image pixels, ``CORNER_ORDER``) is axis-aligned.
+
+    A photo of many pixels a square is halved first (``HALVE_FROM``), only the part the rectified board shows."""
+    side = board_px(size)
+    corners = np.asarray(corners, dtype=np.float32).reshape(4, 2)
+    n = halvings(corners, size)
+    if n:
+        x0, y0, x1, y1 = _board_region(image, corners, size, HALVE_PAD * 2 ** n)
+        # cut on a multiple of the halving's step: the pixels kept are halved as the whole photo's would be
+        x0, y0 = x0 - x0 % 2 ** n, y0 - y0 % 2 ** n
+        if x1 > x0 and y1 > y0:
+            image, corners = image[y0:y1, x0:x1], corners - np.float32([x0, y0])
+        for _ in range(n):
+            image = cv2.pyrDown(image)
+            corners = (corners + 0.5) / 2 - 0.5        # pixel centres: pixel 2k and 2k+1 become k
     h = homography_to_rectified(corners, size)
-    return cv2.warpPerspective(image, h, (side, side), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpPerspective(image, h, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
 def cut_cell(warped: np.ndarray, row: int, col: int, dy: int = 0, dx: int = 0) -> np.ndarray:
