@@ -204,3 +204,15 @@ def test_an_exported_reader_teaches_as_it_reads_and_a_narrower_student_learns_fr
     with torch.no_grad():
         assert distill_loss(student(crops, refs)[0], target) < distill_loss(untaught(crops, refs)[0], target)
 
+
+
+def test_a_shadow_falls_on_the_crop_alone():
+    from tilecam.models.reader_train import augment
+
+    flat = torch.full((64, 3, CROP_PX, CROP_PX), 0.5)      # flat squares: the blur and the shift change nothing
+    for shade, lit_apart in ((0.0, False), (1.0, True)):
+        x, r = augment(flat.clone(), flat.clone(), torch.Generator().manual_seed(2), shade=shade)
+        gain = (x / r).flatten(1)
+        apart = (gain - 1).abs().amax(1) > 0.18              # more than the noise and the light drawn apart
+        assert (apart.float().mean() > 0.5) == lit_apart
+        assert gain.min() > 0.1 and gain.max() < 2.0         # a shadow's or a lamp's gain (and the noise)
