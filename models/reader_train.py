@@ -107,11 +107,12 @@ def to_float(crops: np.ndarray):
     return torch.from_numpy(np.ascontiguousarray(crops.transpose(0, 3, 1, 2)[:, ::-1])).float() / 255.0
 
 
-def augment(x, r, g, sharpen: float = 0.0, bare=None, prints=None, print_share: float = 0.0, shade: float = 0.0):
+def augment(x, r, g, sharpen: float = 0.0, bare=None, prints=None, print_share: float = 0.0, shade: float = 0.0,
+            glare: float = 0.0):
     """Premium prints no render draws (``prints.stamp``: a ``print_share`` of the squares, ``bare`` saying which
     have nothing on them, from the bank ``prints``), then the same light for a crop and its reference (brightness,
     contrast, colour cast, channel order, negative, grey), a little of it apart (the reference comes from elsewhere
-    on the board), a shadow's edge over a ``shade`` share of the crops alone, then blur, noise and a shift of the
+    on the board), a shadow's edge over a ``shade`` share of the crops alone and a glare over a ``glare`` share, then blur, noise and a shift of the
     crop alone. Float NCHW 0..1 on the generator ``g``'s device, all draws from ``g``."""
     import torch
     import torch.nn.functional as F
@@ -141,6 +142,9 @@ def augment(x, r, g, sharpen: float = 0.0, bare=None, prints=None, print_share: 
     grey = (rand(n, 1, 1, 1) < 0.1).float()
     x = grey * x.mean(1, keepdim=True).expand_as(x) + (1 - grey) * x
     r = grey * r.mean(1, keepdim=True).expand_as(r) + (1 - grey) * r
+    if shade or glare:      # the crop's pixels from -1 to 1 across, for a shadow's edge and a glare's spot
+        yy, xx = torch.meshgrid(torch.linspace(-1, 1, x.shape[2], device=on),
+                                torch.linspace(-1, 1, x.shape[3], device=on), indexing="ij")
     if shade:
         # A shadow (a player leaning over, a lamp's edge) or a pool of light over part of the board: the crop alone
         # darker or brighter across a soft edge, its reference (from the board's other squares) lit as before.
@@ -148,15 +152,23 @@ def augment(x, r, g, sharpen: float = 0.0, bare=None, prints=None, print_share: 
         shaded = torch.nonzero(rand(n) < shade).flatten()
         if len(shaded):
             k = len(shaded)
-            side = x.shape[2]
             angle = 2 * torch.pi * rand(k, 1, 1)
-            yy, xx = torch.meshgrid(torch.linspace(-1, 1, side, device=on), torch.linspace(-1, 1, side, device=on),
-                                    indexing="ij")
             across = xx[None] * torch.cos(angle) + yy[None] * torch.sin(angle) - (2.6 * rand(k, 1, 1) - 1.3)
             ramp = torch.sigmoid(across / (0.05 + 0.3 * rand(k, 1, 1)))
             depth = 0.2 + 0.45 * rand(k, 1, 1)
             depth = torch.where(rand(k, 1, 1) < 0.25, -0.6 * depth, depth)     # a quarter brighter, not darker
             x[shaded] = x[shaded] * (1 - depth * ramp)[:, None]
+    if glare:
+        # Glare: light reflected off a glossy board or tile washes part of the crop towards white (not its
+        # reference, from squares elsewhere): a bright spot is not a hand either.
+        lit = torch.nonzero(rand(n) < glare).flatten()
+        if len(lit):
+            k = len(lit)
+            cy, cx = 3 * rand(k, 1, 1) - 1.5, 3 * rand(k, 1, 1) - 1.5
+            spread = 0.5 + 1.5 * rand(k, 1, 1)
+            wash = (0.3 + 0.65 * rand(k, 1, 1)) * torch.exp(-((yy[None] - cy) ** 2 + (xx[None] - cx) ** 2)
+                                                            / (2 * spread ** 2))
+            x[lit] = x[lit] + (1 - x[lit]) * wash[:, None]
     # Out of focus or far away: a blur on a third of the crops, the reference blurred alike (same camera).
     sigma = 0.5 + 1.0 * rand(1)
     t = torch.arange(-2, 3, dtype=torch.float32, device=on)
@@ -211,11 +223,12 @@ def draw_weights(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def train(data: Examples, epochs: float, seed: int, lr: float = 3e-3, batch: int = 256, device: str = "cpu",
           init: Path | None = None, widths: tuple[int, int, int, int] = WIDTHS, teachers: list[Path] = (),
-          sharpen: float = 0.0, prints: float = 0.0, shade: float = 0.0):
+          sharpen: float = 0.0, prints: float = 0.0, shade: float = 0.0, glare: float = 0.0):
     """Train ``build_model(widths)`` for ``epochs`` passes (cosine decay) on ``device`` (the batches are drawn
     and lit there too), progress printed; the model is returned on the CPU. With ``teachers`` (exported readers)
     their softened probabilities are a second target (``distill``). ``prints``: the share of squares given a premium
-    print no render draws, ``shade`` the share of crops under a shadow's edge their reference is not (``augment``)."""
+    print no render draws, ``shade`` the share of crops under a shadow's edge their reference is not, ``glare`` under a glare
+    (``augment``)."""
     import torch
     import torch.nn as nn
 
@@ -244,7 +257,7 @@ def train(data: Examples, epochs: float, seed: int, lr: float = 3e-3, batch: int
         idx = rng.choice(len(data), batch, p=weights)
         yb = torch.from_numpy(data.y[idx]).to(device)
         xb, rb = augment(to_float(data.x[idx]).to(device), to_float(data.ref[idx]).to(device), g, sharpen,
-                         yb == EMPTY, bank, prints, shade)
+                         yb == EMPTY, bank, prints, shade, glare)
         out, _ = model(xb, rb)
         loss = loss_fn(out, yb)
         if teaching:
@@ -349,6 +362,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--shade", type=float, default=0.0,
                    help="share of the crops darkened or brightened across a soft edge, their reference not (a "
                         "shadow or a lamp over part of the board, not a hand)")
+    p.add_argument("--glare", type=float, default=0.0,
+                   help="share of the crops washed towards white by a glare, their reference not")
     p.add_argument("--soften", type=float, default=0.0,
                    help="blur every crop and reference by this Gaussian sigma (px) first, in training and, written "
                         "into the model's description, at every read (vision.classify.soften); 0: none")
@@ -419,7 +434,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"training on {len(data)} examples: {describe(data)}", flush=True)
     model = train(data, args.epochs, args.seed, lr=args.lr, init=args.init, device=args.device, widths=args.widths,
                   teachers=args.teachers, sharpen=args.sharpen, prints=args.prints,
-                  shade=args.shade)
+                  shade=args.shade, glare=args.glare)
     temperature = 1.0
     if calib_parts:
         held = Examples.concat(calib_parts)
@@ -429,6 +444,7 @@ def main(argv: list[str] | None = None) -> int:
             "init": str(args.init) if args.init else None, "widths": list(args.widths), "device": args.device,
             "teachers": [str(t) for t in args.teachers], **({"sharpen": args.sharpen} if args.sharpen else {}),
             **({"prints": args.prints} if args.prints else {}), **({"shade": args.shade} if args.shade else {}),
+            **({"glare": args.glare} if args.glare else {}),
             **({"soften": args.soften} if args.soften else {}),
             "held_out": list(args.hold_out), "date": _dt.date.today().isoformat()}
     path = export(model, args.out, info, temperature, shift, args.name, args.soften)

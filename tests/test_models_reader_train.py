@@ -216,3 +216,14 @@ def test_a_shadow_falls_on_the_crop_alone():
         apart = (gain - 1).abs().amax(1) > 0.18              # more than the noise and the light drawn apart
         assert (apart.float().mean() > 0.5) == lit_apart
         assert gain.min() > 0.1 and gain.max() < 2.0         # a shadow's or a lamp's gain (and the noise)
+
+
+def test_a_glare_washes_the_crop_alone_towards_white():
+    from tilecam.models.reader_train import augment
+
+    flat = torch.full((64, 3, CROP_PX, CROP_PX), 0.4)
+    x, r = augment(flat.clone(), flat.clone(), torch.Generator().manual_seed(3), glare=1.0)
+    lift = (x - r).flatten(1).amax(1)
+    assert (lift > 0.15).float().mean() > 0.5              # most crops brighter than their reference somewhere …
+    assert ((x - r).flatten(1).amin(1) > -0.2).all()       # … and nowhere much darker (noise and light aside)
+    assert x.max() <= 1
