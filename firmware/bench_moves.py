@@ -392,7 +392,7 @@ def main(argv: list[str] | None = None) -> int:
         total: Counter = Counter()
         started = time.perf_counter()
         all_track: list[Any] = []
-        stalls: list[str] = []          # a game whose board did not settle, or a frame not read: why
+        stalls: list[str] = []          # what the run said of a game with plays missed
         for i, path in enumerate(records):
             if reader is not None and i:
                 # Each game is a new set-up (its own camera and board): the reader learns its orientation afresh.
@@ -404,7 +404,7 @@ def main(argv: list[str] | None = None) -> int:
             total["frames"] += info["frames"]
             total["render_ms"] += round(info["render_s"] * 1000)
             all_track.append(tracker)
-            if info.get("report") is not None and info["report"].problems():
+            if c["plays_right"] < c["plays"] and info.get("report") is not None and info["report"].problems():
                 stalls.append(f"{path.stem}: {'; '.join(info['report'].problems())}")
             print(f"| {path.stem} | {info['frames']} | {_frac(c, 'plays_right', 'plays')} | {c['phantom']} | "
                   f"{_frac(c, 'withdrawals_right', 'withdrawals')} | {c['blanks_named']} / {c['blanks_pending']} / "
@@ -417,7 +417,7 @@ def main(argv: list[str] | None = None) -> int:
               f"({total['scoreless_right']}/{total['scoreless']} recorded); refused events: {total['problems']}")
         told = total["sides_own"] + total["sides_other"] + total["sides_none"]
         for why in stalls:        # the run's own words, as `tilecam replay` says them: never a silent 0 of N
-            print(f"why a board did not settle or a frame was not read: {why}")
+            print(f"what the run said of a game with plays missed: {why}")
         print(f"the side of the board each committed play's hand came from (vision/moves/hands.py): the side most of "
               f"its player's plays were told {total['sides_own']} of {told}, another {total['sides_other']}, "
               f"not told {total['sides_none']}")

@@ -23,7 +23,7 @@ def test_the_classic_game_is_the_default_and_says_no_variant(shared_dir, capsys)
     assert bench_moves.main(FAST) == 0
     out = capsys.readouterr().out
     assert "variant" not in out and "| **all** |" in out
-    assert "why a board did not settle" not in out          # said only of a game that stalled
+    assert "what the run said" not in out          # said only of a game with plays missed
 
 
 @pytest.mark.parametrize("options, said", [
