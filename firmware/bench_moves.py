@@ -404,8 +404,9 @@ def main(argv: list[str] | None = None) -> int:
             total["frames"] += info["frames"]
             total["render_ms"] += round(info["render_s"] * 1000)
             all_track.append(tracker)
-            if c["plays_right"] < c["plays"] and info.get("report") is not None and info["report"].problems():
-                stalls.append(f"{path.stem}: {'; '.join(info['report'].problems())}")
+            problems = info["report"].problems()
+            if c["plays_right"] < c["plays"] and problems:
+                stalls.append(f"{path.stem}: {'; '.join(problems)}")
             print(f"| {path.stem} | {info['frames']} | {_frac(c, 'plays_right', 'plays')} | {c['phantom']} | "
                   f"{_frac(c, 'withdrawals_right', 'withdrawals')} | {c['blanks_named']} / {c['blanks_pending']} / "
                   f"{c['blanks_wrong']} | {c['flagged_phony']} |", flush=True)

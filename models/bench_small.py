@@ -28,8 +28,8 @@ import numpy as np
 from tilecam.models import synth
 from tilecam.models.eval_vision import (Tally, add_render_bench_options, bench_classifier, print_table,
                                         print_wrong_boards, score_render)
-from tilecam.models.video import square_px
 from tilecam.vision.classify import TileClassifier
+from tilecam.vision.warp import square_px
 
 #: The held-out seeds read by default start at this index of ``synth.HELDOUT_SEEDS`` (seed 950000). The other figures
 #: read 900000–920999 (``tilecam eval-vision --renders`` and the sessions that looked at them, ``synth``), 921000
@@ -64,7 +64,7 @@ def boards_of(seed: int, frame: tuple[int, int] = FRAME) -> list[synth.Render]:
 
 
 def px_per_square(render: synth.Render) -> float:
-    """The pixels a side of a square of the rendered board (``video.square_px`` of its grid)."""
+    """The pixels a side of a square of the rendered board (``warp.square_px`` of its grid)."""
     return square_px(np.asarray(render.corners, np.float64), len(render.grid))
 
 

@@ -93,7 +93,8 @@ def _one_print(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     shape = cv2.resize(shape, (CROP_PX, CROP_PX), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
     ink = cv2.resize(ink, (CROP_PX, CROP_PX), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
     opacity = rng.uniform(0.6, 1.0)
-    colour = badge_colour[None, None] * shape[..., None] * (1 - ink[..., None]) + ink_colour[None, None] * ink[..., None]
+    colour = (badge_colour[None, None] * shape[..., None] * (1 - ink[..., None])
+              + ink_colour[None, None] * ink[..., None])
     cover = np.clip(shape + ink - shape * ink, 0, 1)
     colour = np.divide(colour, cover[..., None], out=np.zeros_like(colour), where=cover[..., None] > 0)
     # the print stays on its square: the grid line and the neighbours in the crop's margin are not printed on

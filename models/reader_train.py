@@ -112,8 +112,9 @@ def augment(x, r, g, sharpen: float = 0.0, bare=None, prints=None, print_share: 
     """Premium prints no render draws (``prints.stamp``: a ``print_share`` of the squares, ``bare`` saying which
     have nothing on them, from the bank ``prints``), then the same light for a crop and its reference (brightness,
     contrast, colour cast, channel order, negative, grey), a little of it apart (the reference comes from elsewhere
-    on the board), a shadow's edge over a ``shade`` share of the crops alone and a glare over a ``glare`` share, then blur, noise and a shift of the
-    crop alone. Float NCHW 0..1 on the generator ``g``'s device, all draws from ``g``."""
+    on the board), a shadow's edge over a ``shade`` share of the crops alone and a glare over a ``glare`` share,
+    then blur, noise and a shift of the crop alone. Float NCHW 0..1 on the generator ``g``'s device, all draws from
+    ``g``."""
     import torch
     import torch.nn.functional as F
 
@@ -227,8 +228,8 @@ def train(data: Examples, epochs: float, seed: int, lr: float = 3e-3, batch: int
     """Train ``build_model(widths)`` for ``epochs`` passes (cosine decay) on ``device`` (the batches are drawn
     and lit there too), progress printed; the model is returned on the CPU. With ``teachers`` (exported readers)
     their softened probabilities are a second target (``distill``). ``prints``: the share of squares given a premium
-    print no render draws, ``shade`` the share of crops under a shadow's edge their reference is not, ``glare`` under a glare
-    (``augment``)."""
+    print no render draws, ``shade`` the share of crops under a shadow's edge their reference is not, ``glare``
+    under a glare (``augment``)."""
     import torch
     import torch.nn as nn
 

@@ -347,6 +347,7 @@ def camera_scene(scene: Any, camera: str, grid_size: int = 15) -> Any:
     ``MAX_FILL``. A board stays inside the frame at any tilt: synth scales its largest projected extent to ``fill``
     of the shorter side and pulls it in from the edges."""
     from tilecam.models import synth
+    from tilecam.vision.warp import square_px
 
     if camera not in CAMERAS:
         raise ValueError(f"unknown camera set-up {camera!r} (known: {', '.join(CAMERAS)})")
@@ -356,12 +357,6 @@ def camera_scene(scene: Any, camera: str, grid_size: int = 15) -> Any:
         square = square_px(synth.grid_corners(scene, _frame_size(grid_size), grid_size), grid_size)
         scene = replace(scene, fill=min(MAX_FILL, scene.fill * SMALL_SQUARE_PX / square))
     return scene
-
-
-def square_px(corners: np.ndarray, grid_size: int = 15) -> float:
-    """A square's mean width in pixels on a grid with these ``corners`` (its four edges' mean length / squares)."""
-    edges = np.roll(corners, -1, axis=0) - corners
-    return float(np.linalg.norm(edges, axis=1).mean() / grid_size)
 
 
 def _frame_size(grid_size: int) -> tuple[int, int]:

@@ -234,7 +234,8 @@ def test_every_camera_keeps_the_board_inside_the_frame(camera):
     import numpy as np
 
     from tilecam.models import synth
-    from tilecam.models.video import MAX_FILL, camera_scene, square_px
+    from tilecam.models.video import MAX_FILL, camera_scene
+    from tilecam.vision.warp import square_px
 
     for seed in range(40):
         scene = camera_scene(synth.sample_scene(np.random.default_rng(seed)), camera)

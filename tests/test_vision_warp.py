@@ -5,8 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from tilecam.vision.warp import CELL_PX, MARGIN_PX, halvings, homography_to_rectified, image_px_per_board_px, \
-    warp_board
+from tilecam.vision.warp import CELL_PX, MARGIN_PX, halvings, homography_to_rectified, square_px, warp_board
 
 
 def _photo(px: int, rng) -> tuple[np.ndarray, np.ndarray]:
@@ -34,7 +33,7 @@ def _grid_lines_where_they_belong(warped: np.ndarray) -> None:
 def test_a_photo_of_many_pixels_a_square_is_halved_first_so_its_grain_does_not_fold_into_speckle():
     rng = np.random.default_rng(0)
     photo, corners = _photo(130, rng)
-    assert 3.5 < image_px_per_board_px(corners) < 4.5 and halvings(corners) == 2
+    assert 3.5 < square_px(corners) / CELL_PX < 4.5 and halvings(corners) == 2
     warped = warp_board(photo, corners)
     sampled = cv2.warpPerspective(photo, homography_to_rectified(corners), warped.shape[:2][::-1],
                                   flags=cv2.INTER_LINEAR)

@@ -49,16 +49,16 @@ def homography_to_rectified(corners: np.ndarray, size: int = 15) -> np.ndarray:
     return cv2.getPerspectiveTransform(src, grid_corners_rectified(size))
 
 
-def image_px_per_board_px(corners: np.ndarray, size: int = 15) -> float:
-    """How many image pixels the grid with these corners spends on each pixel of the rectified board, along its
-    sides on average (1: the photo is at the rectified board's scale)."""
-    c = np.asarray(corners, dtype=np.float64).reshape(4, 2)
-    return float(np.linalg.norm(np.roll(c, -1, axis=0) - c, axis=1).mean() / (size * CELL_PX))
+def square_px(corners: np.ndarray, grid_size: int = 15) -> float:
+    """A square's mean width in pixels on a grid with these ``corners`` (its four edges' mean length / squares)."""
+    edges = np.roll(corners, -1, axis=0) - corners
+    return float(np.linalg.norm(edges, axis=1).mean() / grid_size)
 
 
 def halvings(corners: np.ndarray, size: int = 15) -> int:
-    """How many times ``warp_board`` halves a photo with this grid before warping it (``HALVE_FROM``)."""
-    scale, n = image_px_per_board_px(corners, size), 0
+    """How many times ``warp_board`` halves a photo with this grid before warping it (``HALVE_FROM``): the image
+    pixels a square spends on each of the rectified board's ``CELL_PX``."""
+    scale, n = square_px(np.asarray(corners).reshape(4, 2), size) / CELL_PX, 0
     while scale >= HALVE_FROM:
         scale, n = scale / 2, n + 1
     return n
