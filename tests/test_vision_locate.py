@@ -468,3 +468,29 @@ def test_a_travel_board_in_the_pi_cameras_wide_frame_is_looked_for_when_no_board
     monkeypatch.setattr(locate, "SMALL_BOARD_FRACTION", 0.08)       # no second look: not found
     with pytest.raises(BoardNotFound):
         locate_board(image)
+
+
+#: The convex hull of a blue moulded club board's outline on a stone table (a protiles photo, 1536 x 2048, edges as
+#: ``_outlines`` finds them at 512 px: scale 0.25), and its grid's corners there as the labellers gave them by hand.
+MOULDED_HULL = [[227, 73], [240, 74], [254, 76], [266, 78], [276, 80], [292, 84], [299, 86], [311, 90], [316, 92],
+                [322, 95], [325, 98], [331, 106], [333, 109], [338, 117], [341, 122], [347, 133], [351, 141],
+                [356, 152], [360, 161], [367, 182], [370, 193], [372, 202], [374, 212], [376, 226], [378, 244],
+                [378, 289], [377, 299], [376, 308], [374, 320], [372, 330], [369, 342], [367, 349], [363, 361],
+                [360, 369], [357, 375], [345, 388], [269, 417], [245, 421], [220, 423], [191, 424], [186, 424],
+                [180, 423], [131, 414], [121, 412], [109, 409], [102, 407], [90, 403], [79, 399], [72, 396],
+                [68, 394], [65, 392], [63, 390], [60, 386], [56, 378], [46, 353], [41, 337], [36, 317], [34, 308],
+                [33, 303], [31, 292], [30, 284], [29, 274], [29, 232], [30, 221], [31, 213], [32, 206], [34, 194],
+                [36, 184], [40, 169], [46, 151], [52, 136], [61, 118], [64, 113], [68, 107], [73, 102], [77, 100],
+                [84, 97], [89, 95], [97, 92], [127, 81], [157, 76], [164, 75], [172, 74], [186, 73]]
+MOULDED_GRID = [[72, 106], [320, 98], [352, 371], [65, 386]]
+
+
+def test_a_moulded_board_with_rounded_corners_and_bowed_sides_still_gives_an_outline():
+    """The board's hull has no four straight sides: the four longest sides of the simplified hull do not meet as a
+    quad, and the board gave no outline at all (no board found). Its four corners do, around its grid."""
+    from tilecam.vision.locate import _hull_to_quad
+
+    quad = _hull_to_quad(np.array(MOULDED_HULL, np.int32).reshape(-1, 1, 2))
+    assert quad is not None
+    pitch = (MOULDED_GRID[1][0] - MOULDED_GRID[0][0]) / 15
+    assert np.abs(quad - np.array(MOULDED_GRID)).max() < pitch        # each corner within a square of the grid's

@@ -345,7 +345,8 @@ def _outlines(small: np.ndarray, scale: float, cfg: LocateConfig) -> list[tuple[
 
 def _hull_to_quad(hull: np.ndarray) -> np.ndarray | None:
     """The board's four sides from its convex hull: the four longest sides of a simplified hull, intersected
-    (a rack or a hand touching the board adds short sides, which are dropped)."""
+    (a rack or a hand touching the board adds short sides, which are dropped); for a hull without four straight
+    sides, its four corners (``_rounded_quad``)."""
     perimeter = cv2.arcLength(hull, True)
     approx = cv2.approxPolyDP(hull, 0.012 * perimeter, True).reshape(-1, 2).astype(np.float64)
     n = len(approx)
@@ -359,12 +360,33 @@ def _hull_to_quad(hull: np.ndarray) -> np.ndarray | None:
     for a, b in zip(sides, sides[1:] + sides[:1]):
         p = _intersect(approx[a], approx[(a + 1) % n], approx[b], approx[(b + 1) % n])
         if p is None:
-            return None
+            return _rounded_quad(hull)
         corners.append(p)
     quad = np.array(corners, np.float32)
     if not cv2.isContourConvex(quad.reshape(-1, 1, 2)):
-        return None
+        return _rounded_quad(hull)
     return order_corners(quad)
+
+
+#: Largest simplification tried for a hull without four straight sides, as a share of its perimeter: a board's
+#: moulded frame with rounded corners and bowed sides comes down to four corners well before this (a disc comes
+#: down to a square inside it at about 0.05: a candidate like any, taken only where a lattice is found in it).
+ROUNDED_EPSILON = 0.08
+
+
+def _rounded_quad(hull: np.ndarray) -> np.ndarray | None:
+    """The four corners of a hull whose sides are not straight (a moulded board's frame, rounded at its corners
+    and bowed along its sides): the hull simplified more and more until four points are left; None where it skips
+    from more to fewer. The grid search inside then looks for the lattice as in any outline."""
+    perimeter = cv2.arcLength(hull, True)
+    for epsilon in np.arange(0.015, ROUNDED_EPSILON, 0.005):
+        approx = cv2.approxPolyDP(hull, epsilon * perimeter, True).reshape(-1, 2)
+        if len(approx) == 4:
+            quad = approx.astype(np.float32)
+            return order_corners(quad) if cv2.isContourConvex(quad.reshape(-1, 1, 2)) else None
+        if len(approx) < 4:
+            return None
+    return None
 
 
 def _intersect(p1, p2, p3, p4) -> np.ndarray | None:
