@@ -27,6 +27,7 @@ from tilecam.models.distill import DISTILL_WEIGHT, distill_loss, soft_targets, t
 from tilecam.models.dataset import CLASS_INDEX, CLASSES, LATER_LETTERS
 from tilecam.models.reader_data import (EMPTY, MIN_LABEL_FIT, Examples, describe, label_turn, located_boards,
                                         labelled_letters_turn, real_examples, synthetic_examples, tile_crop_examples)
+from tilecam.models.erased import blanks_from_letters
 from tilecam.models.prints import print_bank, stamp
 from tilecam.vision.warp import CROP_PX
 
@@ -46,6 +47,8 @@ BLUR_SHARE = 0.33
 #: The seed stream (``default_rng([seed, PRINT_STREAM])``) the premium prints of ``--prints`` are drawn from: their
 #: own, so that every other draw of a training stays what it was.
 PRINT_STREAM = 7
+#: The seed stream the lettered tiles copied as blanks (``--blanks``, ``models.erased``) are drawn from.
+BLANK_STREAM = 8
 
 
 def build_model(widths: tuple[int, int, int, int] = WIDTHS):
@@ -365,6 +368,9 @@ def main(argv: list[str] | None = None) -> int:
                         "shadow or a lamp over part of the board, not a hand)")
     p.add_argument("--glare", type=float, default=0.0,
                    help="share of the crops washed towards white by a glare, their reference not")
+    p.add_argument("--blanks", type=float, default=0.0,
+                   help="share of the real lettered tiles also trained on as blanks, their print erased "
+                        "(models.erased: a blank is a tile of the board's make with nothing on it)")
     p.add_argument("--soften", type=float, default=0.0,
                    help="blur every crop and reference by this Gaussian sigma (px) first, in training and, written "
                         "into the model's description, at every read (vision.classify.soften); 0: none")
@@ -428,6 +434,11 @@ def main(argv: list[str] | None = None) -> int:
         board_no += 1
         train_parts.append(crops)
         used.append(f"tiles:{folder.name}:{len(crops)}")
+    if args.blanks:
+        real = Examples.concat(train_parts[1:])        # the real boards' squares and the real tile crops
+        made = blanks_from_letters(real, args.blanks, np.random.default_rng([args.seed, BLANK_STREAM]))
+        train_parts.append(made)
+        used.append(f"blanks:{len(made)}")
     data = Examples.concat(train_parts)
     if args.soften:
         data = softened(data, args.soften)
