@@ -15,7 +15,9 @@ The weights are stored as uint8 around a zero point of 128 (``unsigned_weights``
 same numbers): onnxruntime multiplies uint8 activations by int8 weights on x86 CPUs without VNNI with an instruction
 that saturates at 16 bits (``vpmaddubsw``), and on such a CPU (AVX2 only, as an AMD EPYC here) the int8-weight model
 read a rendered Super Scrabble board's R as K and its logits moved by up to 1.4 against the same model's integers
-computed without saturating; uint8 by uint8 takes another path there that does not saturate, at about the same speed.
+computed without saturating; uint8 by uint8 takes another path there that does not saturate. It is slower there (a
+whole board classified in 39-43 ms against 27-32 ms): the price of the exact numbers. Weights of 7 bits, the other
+remedy onnxruntime names, keep the fast path but read levibsprung 17 squares wrong against 10 (2026-11-27).
 """
 
 from __future__ import annotations
