@@ -65,7 +65,7 @@ def blanks_from_letters(examples: Examples, share: float, rng: np.random.Generat
         if erased is not None:
             made.append(erased)
             sources.append(i)
+    sources = np.array(sources, np.int64)
     if not made:
-        return examples.take(np.zeros(0, np.int64))
-    taken = examples.take(np.array(sources))
-    return Examples(np.stack(made), taken.ref, np.full(len(made), BLANK, np.int64), taken.board)
+        return examples.take(sources)
+    return Examples(np.stack(made), examples.ref[sources], np.full(len(made), BLANK, np.int64), examples.board[sources])

@@ -205,7 +205,6 @@ def test_an_exported_reader_teaches_as_it_reads_and_a_narrower_student_learns_fr
         assert distill_loss(student(crops, refs)[0], target) < distill_loss(untaught(crops, refs)[0], target)
 
 
-
 def test_a_shadow_falls_on_the_crop_alone():
     from tilecam.models.reader_train import augment
 
