@@ -220,6 +220,7 @@ def test_a_white_board_with_an_arm_across_it_is_put_right_by_the_layout_search(s
     assert _grid_error(np.asarray(locate_board(render.image).corners, np.float32), truth) < 0.1
     monkeypatch.setattr(locate, "_rescue_by_layout", lambda *args: None)     # without it: where the lattice put it
     monkeypatch.setattr(locate, "_premium_outlines", lambda image, cfg: [])  # (the premiums' hull finds 902212 too)
+    monkeypatch.setattr(locate, "lattice_outlines", lambda gray, size: [])   # (and the grid's own lines both)
     assert _grid_error(np.asarray(locate_board(render.image).corners, np.float32), truth) > 1.0
 
 
@@ -237,6 +238,7 @@ def test_a_white_board_on_a_pale_table_is_outlined_by_its_colours(seed, outlines
     truth = np.asarray(render.corners, np.float32)
     assert _grid_error(np.asarray(locate_board(render.image).corners, np.float32), truth) < 0.1
     monkeypatch.setattr(locate, outlines, lambda image, cfg: [])
+    monkeypatch.setattr(locate, "lattice_outlines", lambda gray, size: [])   # (the grid's own lines find them too)
     if outlines == "_saturation_outlines":    # (the hull of premiums apart in colour finds them as well)
         monkeypatch.setattr(locate, "_premium_outlines", lambda image, cfg: [])
     try:
@@ -286,7 +288,7 @@ def test_the_whole_frame_is_tried_when_other_outlines_crowd_it_out(monkeypatch):
     pieces = [np.array([[a, b], [c, b], [c, d], [a, d]], np.float32)
               for a, b, c, d in ((0, 0, 0.6 * w, h - 1), (0, 0, w - 1, 0.55 * h), (0.3 * w, 0.3 * h, w - 1, h - 1))]
     monkeypatch.setattr(locate, "_outline_candidates", lambda gray, cfg: pieces)
-    for outlines in ("_line_outlines", "_saturation_outlines", "_premium_outlines"):
+    for outlines in ("_line_outlines", "_saturation_outlines", "_premium_outlines", "lattice_outlines"):
         monkeypatch.setattr(locate, outlines, lambda *args: [])
     assert _grid_error(np.asarray(locate_board(image).corners, np.float32), truth) < 0.1
     monkeypatch.setattr(locate, "_frame_outline", lambda gray: pieces[0])     # no frame to fall back on: no board
@@ -309,6 +311,7 @@ def test_a_grid_taken_on_the_layout_alone_must_lie_inside_the_frame_or_have_its_
     assert not locate._inside_frame(truth + (0, 540), image.shape, 15)      # its bottom squares below the frame
     assert _grid_error(np.asarray(locate_board(image).corners, np.float32), truth) < 0.1
     monkeypatch.setattr(locate, "_inside_frame", lambda *args: True)
+    monkeypatch.setattr(locate, "lattice_outlines", lambda gray, size: [])   # (its lines would find it first)
     past = np.asarray(locate_board(image).corners, np.float32)
     assert _grid_error(past, truth) > 5 and not (past >= 0).all()
 
@@ -465,7 +468,8 @@ def test_a_travel_board_in_the_pi_cameras_wide_frame_is_looked_for_when_no_board
     found = locate_board(image)
     side = np.linalg.norm(np.asarray(travel.corners[1]) - np.asarray(travel.corners[0])) / 15
     assert min(np.abs(np.roll(found.corners, k, 0) - travel.corners).max() for k in range(4)) < 0.1 * side
-    monkeypatch.setattr(locate, "SMALL_BOARD_FRACTION", 0.08)       # no second look: not found
+    monkeypatch.setattr(locate, "SMALL_BOARD_FRACTION", 0.08)       # no second look: not found …
+    monkeypatch.setattr(locate, "lattice_outlines", lambda gray, size: [])   # (… but for the board's own lines)
     with pytest.raises(BoardNotFound):
         locate_board(image)
 

@@ -4,8 +4,9 @@ Three stages, each cheap:
 
 1. the board's outline — the largest convex quadrilateral in an edge map of a downscaled frame (its brightness;
    where the grid found there is in doubt, the frame's long straight lines too: a board on a turntable; and its
-   saturation: a white board on a pale table; where no grid is confirmed yet, the whole frame: every outline may
-   be a piece of something else);
+   saturation: a white board on a pale table; the hull of its premium squares; the grid's own lines, rectified by
+   their vanishing points (:mod:`tilecam.vision.gridlines`: a clear grid on a turntable, a corner out of the
+   frame); where no grid is confirmed yet, the whole frame: every outline may be a piece of something else);
 2. the grid inside it — the outline is warped to a square, where the 16 grid lines of each axis are a regular
    lattice; a 1-D search over (first line, pitch) on the gradient profile of each axis finds them, once in the
    outline and once more on the grid found. Then each line is measured on its own in strips across the square and
@@ -33,6 +34,7 @@ import cv2
 import numpy as np
 
 from tilecam.vision.gridfit import fit_grid, grid_corners
+from tilecam.vision.gridlines import lattice_outlines
 from tilecam.vision.layoutsearch import layout_fit, search_layout
 from tilecam.vision.median import distinct, median
 from tilecam.vision.premiums import (board_lab, box_ink, colour_apart_patches, hole_ink, misfit, premium_centres,
@@ -132,6 +134,19 @@ def locate_board(image: np.ndarray, cfg: LocateConfig = LocateConfig(), hint: Bo
         if other is not None and _premiums_on_cells(premiums, other[1], cfg.size) and (
                 found is None or found[0] < cfg.min_score or _premiums_prefer(premiums, other[1], found[1], cfg.size)
                 or _stronger(image, other, found, cfg.size)):
+            found = other
+    if not _confirmed(found, premiums, cfg):
+        # A clear grid on a turntable, or a board whose outline is cut or merged with what lies around it: the
+        # grid's own lines, rectified by their vanishing points (``gridlines``), outline it. The slowest stage
+        # (~0.5 s), asked last.
+        # Lines alone can be anything ruled (a page of coloured squares has its lattice too): its grid must be
+        # confirmed by its premiums or its squares' colours must follow the layout.
+        other = _grid_in_outlines(image, gray, _gridline_outlines(gray, cfg), cfg, premiums)
+        if other is not None and other[0] >= cfg.min_score and (
+                _confirmed(other, premiums, cfg) or (image.ndim == 3 and layout_fit(
+                    image, other[1], premium_kinds(cfg.size)) >= LAYOUT_DOUBT)) and (
+                found is None or found[0] < cfg.min_score or _confirmed(other, premiums, cfg)
+                or _premiums_prefer(premiums, other[1], found[1], cfg.size)):
             found = other
     if (found is None or found[0] < cfg.min_score) and cfg.min_board_fraction > SMALL_BOARD_FRACTION:
         # No board of the usual size: a small one (a travel board in a wide frame) is looked for only now, as a
@@ -305,6 +320,13 @@ def _premium_outlines(image: np.ndarray, cfg: LocateConfig) -> list[np.ndarray]:
         if quad is not None:
             quads += [quad / scale, _grow_quad(quad / scale, 0.03)]
     return quads
+
+
+def _gridline_outlines(gray: np.ndarray, cfg: LocateConfig) -> list[np.ndarray]:
+    """The outlines of the lattices the grid's own lines give (``gridlines.lattice_outlines``), as found and a
+    little grown (the lattice search wants the grid's edge lines inside the outline)."""
+    quads = [order_corners(quad) for quad in lattice_outlines(gray, cfg.size)]
+    return [q for quad in quads for q in (quad, _grow_quad(quad, 0.03))]
 
 
 def _downscaled(image: np.ndarray, cfg: LocateConfig) -> tuple[np.ndarray, float]:
