@@ -28,6 +28,7 @@ from tilecam.models.dataset import CLASS_INDEX, CLASSES, LATER_LETTERS
 from tilecam.models.reader_data import (EMPTY, MIN_LABEL_FIT, Examples, describe, label_turn, located_boards,
                                         labelled_letters_turn, real_examples, synthetic_examples, tile_crop_examples)
 from tilecam.models.erased import blanks_from_letters
+from tilecam.models.recoloured import blanks_from_bare
 from tilecam.models.prints import print_bank, stamp
 from tilecam.vision.warp import CROP_PX
 
@@ -49,6 +50,8 @@ BLUR_SHARE = 0.33
 PRINT_STREAM = 7
 #: The seed stream the lettered tiles copied as blanks (``--blanks``, ``models.erased``) are drawn from.
 BLANK_STREAM = 8
+#: The seed stream the bare squares copied as blanks of another colour (``--recoloured``) are drawn from.
+RECOLOUR_STREAM = 9
 
 
 def build_model(widths: tuple[int, int, int, int] = WIDTHS):
@@ -371,6 +374,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--blanks", type=float, default=0.0,
                    help="share of the real lettered tiles also trained on as blanks, their print erased "
                         "(models.erased: a blank is a tile of the board's make with nothing on it)")
+    p.add_argument("--recoloured", type=float, default=0.0,
+                   help="share of the plain bare squares also trained on as blanks, their face given a colour the "
+                        "board's bare squares lack, their reference kept (models.recoloured: a blank is told from "
+                        "the bare board by its reference alone)")
     p.add_argument("--soften", type=float, default=0.0,
                    help="blur every crop and reference by this Gaussian sigma (px) first, in training and, written "
                         "into the model's description, at every read (vision.classify.soften); 0: none")
@@ -439,6 +446,11 @@ def main(argv: list[str] | None = None) -> int:
         made = blanks_from_letters(real, args.blanks, np.random.default_rng([args.seed, BLANK_STREAM]))
         train_parts.append(made)
         used.append(f"blanks:{len(made)}")
+    if args.recoloured:
+        made = blanks_from_bare(Examples.concat(train_parts), args.recoloured,
+                                np.random.default_rng([args.seed, RECOLOUR_STREAM]))
+        train_parts.append(made)
+        used.append(f"recoloured:{len(made)}")
     data = Examples.concat(train_parts)
     if args.soften:
         data = softened(data, args.soften)
@@ -458,6 +470,7 @@ def main(argv: list[str] | None = None) -> int:
             **({"prints": args.prints} if args.prints else {}), **({"shade": args.shade} if args.shade else {}),
             **({"glare": args.glare} if args.glare else {}),
             **({"soften": args.soften} if args.soften else {}),
+            **({"recoloured": args.recoloured} if args.recoloured else {}),
             "held_out": list(args.hold_out), "date": _dt.date.today().isoformat()}
     path = export(model, args.out, info, temperature, shift, args.name, args.soften)
     print(f"temperature {temperature:.3f}; wrote {path}", flush=True)

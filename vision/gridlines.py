@@ -14,14 +14,13 @@ Each step is a pure function with its result to look at: :func:`segments`, :func
 
 from __future__ import annotations
 
-import itertools
-
 import cv2
 import numpy as np
 
 WORK_PX = 768               # the frame is searched downscaled to this longer side (a square stays ≥ 20 px wide)
-#: A segment shorter than this share of the frame's longer side is left out: letters and the dots of a print are
-#: shorter; a grid line broken by tiles still leaves pieces a square or two long (a square is ~4 % of a board side).
+#: A segment shorter than this share of the frame's longer side is left out (a letter's stroke, a print's dots). The
+#: line segment detector breaks a grid line at every line crossing it, into pieces a square long: a square is 1.5-3 %
+#: of the frame's longer side where the board fills a third to two thirds of it (0.03 lost most of a grid's lines).
 MIN_SEGMENT = 0.015
 FAMILY_DEG = 20             # a family holds segments within this many degrees of its direction (perspective splays)
 FAMILIES_APART_DEG = 35     # the two families' directions lie at least this far apart (a steep view shears them)
@@ -44,7 +43,6 @@ def segments(gray: np.ndarray) -> np.ndarray:
     """Line segments (N x 4: x1, y1, x2, y2, in ``gray``'s pixels) long enough to be grid lines or tile edges."""
     scale = WORK_PX / max(gray.shape[:2])
     small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    # Refined as the standard LSD does (OpenCV 5's default keeps few segments: a thin grid line left out).
     found = cv2.createLineSegmentDetector(cv2.LSD_REFINE_STD).detect(small)[0]
     if found is None:
         return np.zeros((0, 4), np.float64)
