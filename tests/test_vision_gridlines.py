@@ -97,3 +97,25 @@ def test_a_clear_grid_on_a_turntable_is_outlined_by_its_own_lines_and_located():
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     assert min(_off(order_corners(quad), corners) for quad in lattice_outlines(gray)) < 0.5
     assert _off(np.asarray(locate_board(image).corners), corners) < 0.1
+
+
+def test_the_debug_drawing_shows_both_families_and_the_lattice():
+    from tilecam.vision.gridlines import draw_lines
+
+    image, _ = _clear_grid_on_a_turntable()
+    drawn = draw_lines(image)
+    assert drawn.shape == image.shape
+    for colour in ((0, 0, 255), (255, 0, 0), (0, 255, 255)):            # red, blue, yellow
+        assert (drawn == colour).all(axis=2).sum() > 100
+
+
+def test_the_locators_debug_writes_the_line_families_found_or_not(tmp_path):
+    from tilecam.vision.locate import main
+
+    image, _ = _clear_grid_on_a_turntable()
+    cv2.imwrite(str(tmp_path / "turntable.png"), image)
+    cv2.imwrite(str(tmp_path / "table.png"), np.full((480, 640, 3), 120, np.uint8))
+    assert main([str(tmp_path / "turntable.png"), "--debug", str(tmp_path / "out")]) == 0
+    assert main([str(tmp_path / "table.png"), "--debug", str(tmp_path / "out")]) == 1      # no board …
+    assert {p.name for p in (tmp_path / "out").iterdir()} == {"turntable-lines.png", "turntable-grid.png",
+                                                             "table-lines.png"}           # … its lines drawn

@@ -264,4 +264,21 @@ def lattice_outlines(gray: np.ndarray, size: int = 15) -> list[np.ndarray]:
     return quads
 
 
-__all__ = ["segments", "families", "vanishing_point", "rectifying_homography", "lattice_outlines"]
+def draw_lines(image: np.ndarray, size: int = 15) -> np.ndarray:
+    """The frame with what this stage saw: each family's segments through its vanishing point (red, blue), the
+    others grey, and the lattices' outlines (yellow)."""
+    out = image.copy() if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    width = max(1, round(max(gray.shape) / 800))
+    for family, colour in zip(families(segments(gray)), ((0, 0, 255), (255, 0, 0))):
+        found = vanishing_point(family, WORK_PX / max(gray.shape[:2]))
+        through = found[1] if found is not None else np.zeros(len(family), bool)
+        for line, on in zip(family, through):
+            cv2.line(out, tuple(np.rint(line[:2]).astype(int)), tuple(np.rint(line[2:]).astype(int)),
+                     colour if on else (128, 128, 128), width)
+    for quad in lattice_outlines(gray, size):
+        cv2.polylines(out, [np.rint(quad).astype(np.int32)], True, (0, 255, 255), 2 * width)
+    return out
+
+
+__all__ = ["segments", "families", "vanishing_point", "rectifying_homography", "lattice_outlines", "draw_lines"]

@@ -34,7 +34,7 @@ import cv2
 import numpy as np
 
 from tilecam.vision.gridfit import fit_grid, grid_corners
-from tilecam.vision.gridlines import lattice_outlines
+from tilecam.vision.gridlines import draw_lines, lattice_outlines
 from tilecam.vision.layoutsearch import layout_fit, search_layout
 from tilecam.vision.median import distinct, median
 from tilecam.vision.premiums import (board_lab, box_ink, colour_apart_patches, hole_ink, misfit, premium_centres,
@@ -781,6 +781,11 @@ def main(argv: list[str] | None = None) -> int:
     if image is None:
         print(f"error: cannot read an image from {args.image}", file=sys.stderr)
         return 2
+    if args.debug:      # what the grid's own lines give, drawn whether a board is found or not
+        args.debug.mkdir(parents=True, exist_ok=True)
+        out = args.debug / f"{args.image.stem}-lines.png"
+        cv2.imwrite(str(out), draw_lines(image, args.size))
+        print(f"line families and their lattices written to {out}")
     try:
         location = locate_board(image, LocateConfig(size=args.size))
     except BoardNotFound as exc:
@@ -788,7 +793,6 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     print(f"corners {location.to_json()} score {location.score:.2f}")
     if args.debug:
-        args.debug.mkdir(parents=True, exist_ok=True)
         out = args.debug / f"{args.image.stem}-grid.png"
         cv2.imwrite(str(out), draw_location(image, location, args.size))
         print(f"overlay written to {out}")
