@@ -72,8 +72,10 @@ def _towards(point: np.ndarray, middle: np.ndarray) -> np.ndarray:
 def test_the_vanishing_points_rectify_the_grid_to_rows_and_columns():
     image, corners = _clear_grid_on_a_turntable()
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    points = [vanishing_point(f)[0] for f in families(segments(gray))]
-    h = rectifying_homography(points[0], points[1], gray.shape)
+    lines = families(segments(gray))
+    found = [vanishing_point(f) for f in lines]
+    ends = np.concatenate([f[through] for f, (_, through) in zip(lines, found)]).reshape(-1, 2)
+    h = rectifying_homography(found[0][0], found[1][0], ends, gray.shape)
     flat = cv2.perspectiveTransform(corners.reshape(-1, 1, 2).astype(np.float64), h).reshape(4, 2)
     # Opposite sides parallel to the axes (within a degree): each side runs along x or along y.
     for a, b in ((0, 1), (1, 2), (2, 3), (3, 0)):

@@ -498,3 +498,28 @@ def test_a_moulded_board_with_rounded_corners_and_bowed_sides_still_gives_an_out
     assert quad is not None
     pitch = (MOULDED_GRID[1][0] - MOULDED_GRID[0][0]) / 15
     assert np.abs(quad - np.array(MOULDED_GRID)).max() < pitch        # each corner within a square of the grid's
+
+
+def test_a_grid_with_premiums_near_their_cells_outnumbers_one_with_too_few_to_confirm_it():
+    """A strip over a rack (no premium on its cells) against the board's grid, whose premiums lie a little more
+    than ``ON_CELLS`` from their cells' centres on average (a phone's lens): the premiums still tell which is the
+    board; against a grid that has enough of its own, they do not decide here."""
+    from tilecam.vision.locate import ENOUGH_PREMIUMS, NEAR_CELLS, ON_CELLS, _premiums_outnumber
+
+    board = np.array([[100, 100], [400, 100], [400, 400], [100, 400]], np.float32)
+    strip = np.array([[200, 50], [260, 50], [260, 450], [200, 450]], np.float32)
+    cells = np.array([[c + 0.5, r + 0.5] for r, c in ((0, 0), (0, 7), (0, 14), (7, 0), (7, 14), (14, 0), (14, 7),
+                                                      (14, 14), (1, 1), (2, 2))], np.float32)
+    off = (ON_CELLS + NEAR_CELLS) / 2 * 20                    # px: a square is 20 px
+    on_board = board[0] + cells * 20 + (off, 0)
+
+    def premiums(few_on_strip: int):
+        def found(corners):
+            if np.array_equal(corners, board):
+                return on_board, cells
+            return on_board[:few_on_strip], cells[:few_on_strip]
+        return found
+
+    assert _premiums_outnumber(premiums(2), board, strip, 15)
+    assert not _premiums_outnumber(premiums(ENOUGH_PREMIUMS), board, strip, 15)
+    assert not _premiums_outnumber(None, board, strip, 15)

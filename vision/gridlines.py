@@ -30,6 +30,11 @@ VP_TOLERANCE_PX = 1.5
 VP_TOLERANCE_DEG = 0.5
 VP_TRIALS = 300             # RANSAC samples per family (pairs of segments)
 CANVAS_PX = 640             # the rectified picture's longer side
+CANVAS_MARGIN = 0.1         # share of the segments' extent added on each side (the grid's outer lines lie within)
+#: The segments must lie on the board's side of the horizon, at least this far from it (in the frame's longer side,
+#: normalised), …
+HORIZON_CLEAR = 0.02
+ON_ONE_SIDE = 0.95          # … this share of their ends (a few may be noise beyond it)
 #: A position's segment length counts up to this percentile of the profile's peaks (the grid lines' typical one).
 PEAK_CAP_PERCENTILE = 75
 JOINT_KEEP = 2              # the best this many (rows, columns) lattices become outlines
@@ -123,30 +128,35 @@ def vanishing_point(lines: np.ndarray, scale: float = 1.0, seed: int = 0) -> tup
     return point, inliers
 
 
-def rectifying_homography(vp_a: np.ndarray, vp_b: np.ndarray, shape: tuple[int, ...]) -> np.ndarray | None:
-    """The homography from the frame to a picture where family ``a`` runs along x and family ``b`` along y, the
-    frame scaled to about ``CANVAS_PX``: the horizon through both vanishing points sent to infinity, then each
-    family's direction to its axis. None where the horizon crosses the frame (no picture of a plane)."""
+def rectifying_homography(vp_a: np.ndarray, vp_b: np.ndarray, points: np.ndarray, shape: tuple[int, ...]
+                          ) -> np.ndarray | None:
+    """The homography from the frame to a picture where family ``a`` runs along x and family ``b`` along y: the
+    horizon through both vanishing points sent to infinity, then each family's direction to its axis, and the
+    ``points`` (N x 2 frame pixels: the ends of the segments through them) scaled to fill ``CANVAS_PX`` with a
+    margin of ``CANVAS_MARGIN`` (not the whole frame: in a steep view the far table stretches without end and would
+    leave the board a few pixels). None where the points do not lie on one side of the horizon (no plane's
+    picture)."""
     h, w = shape[:2]
     s = 1.0 / max(h, w)
     norm = np.array([[s, 0, -0.5 * w * s], [0, s, -0.5 * h * s], [0, 0, 1]])
     a, b = norm @ vp_a, norm @ vp_b
     horizon = np.cross(a, b)
-    if abs(horizon[2]) < 1e-12:
+    at = np.column_stack([points, np.ones(len(points))]) @ norm.T
+    side = at @ horizon
+    horizon = horizon * np.sign(np.median(side))
+    if np.mean(at @ horizon > HORIZON_CLEAR * np.linalg.norm(horizon[:2])) < ON_ONE_SIDE:
         return None
-    horizon = horizon / horizon[2]
-    corners = np.array([[-0.5, -0.5, 1], [0.5, -0.5, 1], [0.5, 0.5, 1], [-0.5, 0.5, 1]]) * [w * s, h * s, 1]
-    if (corners @ horizon <= 0.05).any():
-        return None         # the horizon in or near the frame: too steep to be a board on a table
+    horizon = horizon / np.linalg.norm(horizon)
     projective = np.array([[1, 0, 0], [0, 1, 0], horizon])
     da, db = projective @ a, projective @ b          # directions at infinity now (third coordinate ~0)
     axes = np.linalg.inv(np.column_stack([da[:2] / np.linalg.norm(da[:2]), db[:2] / np.linalg.norm(db[:2])]))
     affine = np.eye(3)
     affine[:2, :2] = axes
     out = affine @ projective @ norm
-    frame = cv2.perspectiveTransform(np.array([[[0, 0]], [[w, 0]], [[w, h]], [[0, h]]], np.float64), out)
-    frame = frame.reshape(-1, 2)
-    lo, hi = frame.min(axis=0), frame.max(axis=0)
+    kept = (at @ horizon) > 0
+    flat = cv2.perspectiveTransform(points[kept].reshape(-1, 1, 2).astype(np.float64), out).reshape(-1, 2)
+    lo, hi = np.percentile(flat, 1, axis=0), np.percentile(flat, 99, axis=0)
+    lo, hi = lo - CANVAS_MARGIN * (hi - lo), hi + CANVAS_MARGIN * (hi - lo)
     fit = CANVAS_PX / max(hi - lo)
     place = np.array([[fit, 0, -lo[0] * fit], [0, fit, -lo[1] * fit], [0, 0, 1]])
     return place @ out
@@ -250,14 +260,16 @@ def lattice_outlines(gray: np.ndarray, size: int = 15) -> list[np.ndarray]:
     found = [vanishing_point(f, WORK_PX / max(gray.shape[:2])) for f in fams]
     if any(v is None for v in found):
         return []
-    h = rectifying_homography(found[0][0], found[1][0], gray.shape)
+    through = [f[v[1]] for f, v in zip(fams, found)]
+    h = rectifying_homography(found[0][0], found[1][0], np.concatenate(through).reshape(-1, 2), gray.shape)
     if h is None:
         return []
     # Family a runs along x in the rectified picture: its lines are the rows, measured along y.
-    ends = [cv2.perspectiveTransform(f[v[1]].reshape(-1, 1, 2).astype(np.float64), h).reshape(-1, 4)
-            for f, v in zip(fams, found)]
+    ends = [cv2.perspectiveTransform(t.reshape(-1, 1, 2).astype(np.float64), h).reshape(-1, 4) for t in through]
     quads = []
-    for (y0, py, _), (x0, px, _) in _joint_lattices(ends[0], ends[1], size)[:JOINT_KEEP]:
+    joint = _joint_lattices(ends[0], ends[1], size)
+    distinct = [pair for i, pair in enumerate(joint) if pair not in joint[:i]]   # both starts often agree
+    for (y0, py, _), (x0, px, _) in distinct[:JOINT_KEEP]:
         x1, y1 = x0 + size * px, y0 + size * py
         grid = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64).reshape(-1, 1, 2)
         quads.append(cv2.perspectiveTransform(grid, np.linalg.inv(h)).reshape(4, 2).astype(np.float32))

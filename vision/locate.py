@@ -49,6 +49,9 @@ PREMIUM_WEIGHT = 2.0
 #: finds few, and those half a square or more away)
 ON_CELLS = 0.1
 ENOUGH_PREMIUMS = 8      # … this many of them at least (fewer leave it in doubt: the grid may be squares off)
+#: Premium squares this near their cells on average still say a grid is near right (a grid a square off puts them
+#: half a square or more away): against a grid with too few to confirm it, the one with them is the board.
+NEAR_CELLS = 0.15
 #: Under a grid where the squares' colours follow the layout less than this (``layoutsearch.layout_fit``) the grid
 #: is in doubt whatever the premiums say: right grids measured 0.1-2.2 on five real boards (0.04 under a glare),
 #: grids a row off a dense board 0.01-0.04.
@@ -146,7 +149,8 @@ def locate_board(image: np.ndarray, cfg: LocateConfig = LocateConfig(), hint: Bo
                 _confirmed(other, premiums, cfg) or (image.ndim == 3 and layout_fit(
                     image, other[1], premium_kinds(cfg.size)) >= LAYOUT_DOUBT)) and (
                 found is None or found[0] < cfg.min_score or _confirmed(other, premiums, cfg)
-                or _premiums_prefer(premiums, other[1], found[1], cfg.size)):
+                or _premiums_prefer(premiums, other[1], found[1], cfg.size)
+                or _premiums_outnumber(premiums, other[1], found[1], cfg.size)):
             found = other
     if (found is None or found[0] < cfg.min_score) and cfg.min_board_fraction > SMALL_BOARD_FRACTION:
         # No board of the usual size: a small one (a travel board in a wide frame) is looked for only now, as a
@@ -223,6 +227,18 @@ def _stronger(image: np.ndarray, other: tuple[float, np.ndarray], found: tuple[f
     if kinds is None:
         return False
     return other[0] > found[0] and layout_fit(image, other[1], kinds) > layout_fit(image, found[1], kinds)
+
+
+def _premiums_outnumber(premiums: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]] | None, other: np.ndarray,
+                        found: np.ndarray, size: int) -> bool:
+    """Whether at least ``ENOUGH_PREMIUMS`` premium squares sit near their cells under ``other`` (within
+    ``NEAR_CELLS``) where too few to confirm it are found under ``found`` at all: a strip over a rack or a lattice
+    at half the pitch has next to none of the layout's squares on its cells."""
+    if premiums is None:
+        return False
+    points, cells = premiums(other)
+    return (len(points) >= ENOUGH_PREMIUMS and misfit(points, cells, other, size) <= NEAR_CELLS
+            and len(premiums(found)[0]) < ENOUGH_PREMIUMS)
 
 
 def _premiums_on_cells(premiums: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]], corners: np.ndarray,
