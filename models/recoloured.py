@@ -59,15 +59,16 @@ def blanks_from_bare(examples: Examples, share: float, rng: np.random.Generator)
     pool = plain_bare(examples)
     sources = pool[rng.random(len(pool)) < share]
     n = len(sources)
+    if not n:
+        return examples.take(sources)
     chroma = rng.uniform(MIN_CHROMA_SHIFT, MAX_CHROMA_SHIFT, n)
     angle = rng.uniform(0, 2 * np.pi, n)
     shifts = np.column_stack([rng.uniform(-MAX_L_SHIFT, MAX_L_SHIFT, n), chroma * np.cos(angle),
                               chroma * np.sin(angle)])
     insets = rng.integers(INSET_PX[0], INSET_PX[1] + 1, n)
-    made = np.stack([recolour(examples.x[i], s, int(k)) for i, s, k in zip(sources, shifts, insets)]) if n else \
-        examples.x[:0]
+    made = np.stack([recolour(examples.x[i], s, int(k)) for i, s, k in zip(sources, shifts, insets)])
     # A face already near the end of Lab's range (a saturated red square) is clipped short of its shift: left out.
-    moved = face_colours(made)[:, 1:] - face_colours(examples.x[sources])[:, 1:] if n else np.zeros((0, 2))
+    moved = face_colours(made)[:, 1:] - face_colours(examples.x[sources])[:, 1:]
     kept = np.hypot(moved[:, 0], moved[:, 1]) >= CLIPPED_SHORT * MIN_CHROMA_SHIFT
     return Examples(made[kept], examples.ref[sources][kept], np.full(int(kept.sum()), BLANK, np.int64),
                     examples.board[sources][kept])

@@ -9,7 +9,8 @@ its ``size + 1`` evenly spaced lines. The corners of that lattice, mapped back, 
 then fits and refines like any other (``tilecam.vision.locate``): this stage only has to land near the grid.
 
 Each step is a pure function with its result to look at: :func:`segments`, :func:`families`,
-:func:`vanishing_point`, :func:`rectifying_homography`, :func:`lattice_outlines`.
+:func:`vanishing_point`, :func:`rectifying_homography`, :func:`line_profile`, :func:`lattices`,
+:func:`lattice_outlines`; :func:`draw_lines` draws them.
 """
 
 from __future__ import annotations
@@ -52,8 +53,7 @@ def segments(gray: np.ndarray) -> np.ndarray:
     if found is None:
         return np.zeros((0, 4), np.float64)
     lines = found.reshape(-1, 4).astype(np.float64)
-    length = np.hypot(lines[:, 2] - lines[:, 0], lines[:, 3] - lines[:, 1])
-    return lines[length >= MIN_SEGMENT * WORK_PX] / scale
+    return lines[_lengths(lines) >= MIN_SEGMENT * WORK_PX] / scale
 
 
 def _angles(lines: np.ndarray) -> np.ndarray:
@@ -107,7 +107,8 @@ def _turn_to(lines: np.ndarray, points: np.ndarray) -> np.ndarray:
 
 def vanishing_point(lines: np.ndarray, scale: float = 1.0, seed: int = 0) -> tuple[np.ndarray, np.ndarray] | None:
     """(homogeneous vanishing point, mask of the segments through it) of one family: RANSAC over pairs of segments,
-    the most segment length within ``VP_TOLERANCE_DEG``, then least squares over those. None for too few."""
+    the most segment length within each segment's tolerance (``_tolerance``: ``scale`` is the downscaled frame's
+    over the segments' pixels), then least squares over those. None for too few."""
     if len(lines) < 6:
         return None
     rng = np.random.default_rng(seed)
@@ -141,20 +142,20 @@ def rectifying_homography(vp_a: np.ndarray, vp_b: np.ndarray, points: np.ndarray
     norm = np.array([[s, 0, -0.5 * w * s], [0, s, -0.5 * h * s], [0, 0, 1]])
     a, b = norm @ vp_a, norm @ vp_b
     horizon = np.cross(a, b)
+    if not np.linalg.norm(horizon):
+        return None         # one vanishing point for both families: no plane
     at = np.column_stack([points, np.ones(len(points))]) @ norm.T
+    horizon = horizon * np.sign(np.median(at @ horizon)) / np.linalg.norm(horizon)
     side = at @ horizon
-    horizon = horizon * np.sign(np.median(side))
-    if np.mean(at @ horizon > HORIZON_CLEAR * np.linalg.norm(horizon[:2])) < ON_ONE_SIDE:
+    if np.mean(side > HORIZON_CLEAR * np.linalg.norm(horizon[:2])) < ON_ONE_SIDE:
         return None
-    horizon = horizon / np.linalg.norm(horizon)
     projective = np.array([[1, 0, 0], [0, 1, 0], horizon])
     da, db = projective @ a, projective @ b          # directions at infinity now (third coordinate ~0)
     axes = np.linalg.inv(np.column_stack([da[:2] / np.linalg.norm(da[:2]), db[:2] / np.linalg.norm(db[:2])]))
     affine = np.eye(3)
     affine[:2, :2] = axes
     out = affine @ projective @ norm
-    kept = (at @ horizon) > 0
-    flat = cv2.perspectiveTransform(points[kept].reshape(-1, 1, 2).astype(np.float64), out).reshape(-1, 2)
+    flat = cv2.perspectiveTransform(points[side > 0].reshape(-1, 1, 2).astype(np.float64), out).reshape(-1, 2)
     lo, hi = np.percentile(flat, 1, axis=0), np.percentile(flat, 99, axis=0)
     lo, hi = lo - CANVAS_MARGIN * (hi - lo), hi + CANVAS_MARGIN * (hi - lo)
     fit = CANVAS_PX / max(hi - lo)
@@ -168,7 +169,7 @@ def line_profile(ends: np.ndarray, axis: int, span: tuple[float, float] = (0, CA
     the other axis, smoothed over ``PROFILE_SIGMA`` px."""
     position = (ends[:, axis] + ends[:, axis + 2]) / 2
     across = (ends[:, 1 - axis] + ends[:, 3 - axis]) / 2
-    length = np.hypot(ends[:, 2] - ends[:, 0], ends[:, 3] - ends[:, 1])
+    length = _lengths(ends)
     keep = (position >= 0) & (position < CANVAS_PX) & (across >= span[0]) & (across <= span[1])
     profile = np.bincount(position[keep].astype(int), weights=length[keep], minlength=CANVAS_PX)[:CANVAS_PX]
     profile = cv2.GaussianBlur(profile.reshape(1, -1), (0, 0), PROFILE_SIGMA).ravel()
@@ -218,9 +219,9 @@ def lattices(profile: np.ndarray, size: int, keep: int = 3) -> list[tuple[float,
             chosen.append((start, pitch, score))
     out = []
     for start, pitch, _ in chosen:       # finer steps around each
+        around = start + np.linspace(-1, 1, 11)
         fine = [(float(st), float(pt), float(sc)) for pt in pitch + np.linspace(-0.5, 0.5, 11)
-                for st, sc in zip(start + np.linspace(-1, 1, 11),
-                                  _lattice_scores(profile, size, start + np.linspace(-1, 1, 11), pt))]
+                for st, sc in zip(around, _lattice_scores(profile, size, around, pt))]
         out.append(max(fine, key=lambda c: c[2]))
     return out
 
@@ -251,17 +252,22 @@ def _joint_lattices(rows_ends: np.ndarray, columns_ends: np.ndarray, size: int
     return sorted(found, key=lambda rc: -rc[0][2] * rc[1][2])
 
 
-def lattice_outlines(gray: np.ndarray, size: int = 15) -> list[np.ndarray]:
+def families_through(gray: np.ndarray) -> list[tuple[np.ndarray, np.ndarray | None]]:
+    """Each family's segments (``families``) with its ``vanishing_point`` (None where too few)."""
+    scale = WORK_PX / max(gray.shape[:2])
+    return [(family, vanishing_point(family, scale)) for family in families(segments(gray))]
+
+
+def lattice_outlines(gray: np.ndarray, size: int = 15,
+                     found: list[tuple[np.ndarray, np.ndarray | None]] | None = None) -> list[np.ndarray]:
     """Outlines (4 x 2 frame pixels, in the lattice's own order: the locator orders them) of the best lattices
-    found in the picture the grid's own lines rectify; none where two families of lines are not found."""
-    fams = families(segments(gray))
-    if len(fams) < 2:
+    found in the picture the grid's own lines rectify; none where two families of lines are not found. ``found``:
+    ``families_through(gray)``, when already at hand."""
+    found = families_through(gray) if found is None else found
+    if len(found) < 2 or any(vp is None for _, vp in found):
         return []
-    found = [vanishing_point(f, WORK_PX / max(gray.shape[:2])) for f in fams]
-    if any(v is None for v in found):
-        return []
-    through = [f[v[1]] for f, v in zip(fams, found)]
-    h = rectifying_homography(found[0][0], found[1][0], np.concatenate(through).reshape(-1, 2), gray.shape)
+    through = [family[vp[1]] for family, vp in found]
+    h = rectifying_homography(found[0][1][0], found[1][1][0], np.concatenate(through).reshape(-1, 2), gray.shape)
     if h is None:
         return []
     # Family a runs along x in the rectified picture: its lines are the rows, measured along y.
@@ -282,15 +288,16 @@ def draw_lines(image: np.ndarray, size: int = 15) -> np.ndarray:
     out = image.copy() if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     width = max(1, round(max(gray.shape) / 800))
-    for family, colour in zip(families(segments(gray)), ((0, 0, 255), (255, 0, 0))):
-        found = vanishing_point(family, WORK_PX / max(gray.shape[:2]))
-        through = found[1] if found is not None else np.zeros(len(family), bool)
+    found = families_through(gray)
+    for (family, vp), colour in zip(found, ((0, 0, 255), (255, 0, 0))):
+        through = vp[1] if vp is not None else np.zeros(len(family), bool)
         for line, on in zip(family, through):
             cv2.line(out, tuple(np.rint(line[:2]).astype(int)), tuple(np.rint(line[2:]).astype(int)),
                      colour if on else (128, 128, 128), width)
-    for quad in lattice_outlines(gray, size):
+    for quad in lattice_outlines(gray, size, found):
         cv2.polylines(out, [np.rint(quad).astype(np.int32)], True, (0, 255, 255), 2 * width)
     return out
 
 
-__all__ = ["segments", "families", "vanishing_point", "rectifying_homography", "lattice_outlines", "draw_lines"]
+__all__ = ["segments", "families", "vanishing_point", "families_through", "rectifying_homography", "line_profile",
+           "lattices", "lattice_outlines", "draw_lines"]

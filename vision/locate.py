@@ -141,16 +141,9 @@ def locate_board(image: np.ndarray, cfg: LocateConfig = LocateConfig(), hint: Bo
     if not _confirmed(found, premiums, cfg):
         # A clear grid on a turntable, or a board whose outline is cut or merged with what lies around it: the
         # grid's own lines, rectified by their vanishing points (``gridlines``), outline it. The slowest stage
-        # (~0.5 s), asked last.
-        # Lines alone can be anything ruled (a page of coloured squares has its lattice too): its grid must be
-        # confirmed by its premiums or its squares' colours must follow the layout.
+        # (~0.3 s), asked last.
         other = _grid_in_outlines(image, gray, _gridline_outlines(gray, cfg), cfg, premiums)
-        if other is not None and other[0] >= cfg.min_score and (
-                _confirmed(other, premiums, cfg) or (image.ndim == 3 and layout_fit(
-                    image, other[1], premium_kinds(cfg.size)) >= LAYOUT_DOUBT)) and (
-                found is None or found[0] < cfg.min_score or _confirmed(other, premiums, cfg)
-                or _premiums_prefer(premiums, other[1], found[1], cfg.size)
-                or _premiums_outnumber(premiums, other[1], found[1], cfg.size)):
+        if other is not None and _lines_grid_taken(image, other, found, premiums, cfg):
             found = other
     if (found is None or found[0] < cfg.min_score) and cfg.min_board_fraction > SMALL_BOARD_FRACTION:
         # No board of the usual size: a small one (a travel board in a wide frame) is looked for only now, as a
@@ -227,6 +220,23 @@ def _stronger(image: np.ndarray, other: tuple[float, np.ndarray], found: tuple[f
     if kinds is None:
         return False
     return other[0] > found[0] and layout_fit(image, other[1], kinds) > layout_fit(image, found[1], kinds)
+
+
+def _lines_grid_taken(image: np.ndarray, other: tuple[float, np.ndarray], found: tuple[float, np.ndarray] | None,
+                      premiums, cfg: LocateConfig) -> bool:
+    """Whether the grid the grid's own lines gave (``other``: lattice score, corners) replaces ``found``. Lines alone
+    can be anything ruled (a page of coloured squares has its lattice too): it must score as a lattice and be
+    confirmed by its premiums or have its squares' colours follow the layout; and it replaces a grid found that is
+    no lattice, or that its premiums are clearly against (``_premiums_prefer``, ``_premiums_outnumber``)."""
+    if other[0] < cfg.min_score:
+        return False
+    confirmed = _confirmed(other, premiums, cfg)
+    if not confirmed and not (image.ndim == 3 and layout_fit(image, other[1], premium_kinds(cfg.size))
+                              >= LAYOUT_DOUBT):
+        return False
+    return (found is None or found[0] < cfg.min_score or confirmed
+            or _premiums_prefer(premiums, other[1], found[1], cfg.size)
+            or _premiums_outnumber(premiums, other[1], found[1], cfg.size))
 
 
 def _premiums_outnumber(premiums: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]] | None, other: np.ndarray,
