@@ -106,9 +106,10 @@ class VisionReader:
         yet, or more than ``WHOLE_READ_ABOVE`` squares are wanted. Raises ``BoardNotFound`` as ``read_board``."""
         from tilecam.vision.locate import LocateConfig, locate_board
         from tilecam.vision.moves.change import signature
+        from tilecam.vision.presence import judged_by_faces
         from tilecam.vision.read import letters_of, reading_of, rotate_corners
         from tilecam.vision.tilecounts import tile_caps
-        from tilecam.vision.warp import cut_cell, warp_board
+        from tilecam.vision.warp import cut_cell, cut_cells, warp_board
 
         last = self.last
         if last is None or self.rotation is None or getattr(last, "references", None) is None:
@@ -137,6 +138,8 @@ class VisionReader:
                 embedding[index], logits[index] = e, z
             z = z if self.adapter is None or e is None else self.adapter(e, z)
             probs[index] = self.classifier.calibrated(z, letters_of(self.tileset))
+            probs, _ = judged_by_faces(probs, self.classifier.classes, cut_cells(warped, self.size),
+                                       last.references, rows=index)
         t2 = time.perf_counter()
         self.squares_read.append(len(want))
         self.classify_s.append(t2 - t1)
@@ -153,6 +156,7 @@ class VisionReader:
         upright again in its own turn). The reader's turn is left as it is (:meth:`turn` changes it). Raises
         ``ReaderStateError`` before a first reading."""
         from tilecam.vision.context import references_from_board
+        from tilecam.vision.presence import judged_by_faces
         from tilecam.vision.read import letters_of, reading_of, rotate_corners, turn_squares
         from tilecam.vision.tilecounts import tile_caps
         from tilecam.vision.warp import cut_cells
@@ -176,6 +180,7 @@ class VisionReader:
         logits, embedding = self.classifier.in_views(crops, refs, logits, embedding)
         z = logits if self.adapter is None or embedding is None else self.adapter(embedding, logits)
         probs = self.classifier.calibrated(z, letters_of(self.tileset))
+        probs, _ = judged_by_faces(probs, self.classifier.classes, crops, refs)
         warped = np.ascontiguousarray(np.rot90(last.warped, k))
         ms = (time.perf_counter() - t0) * 1000
         return reading_of(probs, self.classifier.classes, rotate_corners(last.location.corners, rotation), warped,
