@@ -86,6 +86,48 @@ def test_a_reader_doubting_a_few_bare_squares_does_not_keep_the_board_from_settl
     assert tr.stats.changed == [225, 3] and tr.stats.kept == 3
 
 
+def _with_glare(image: np.ndarray) -> np.ndarray:
+    """``image`` with a glare spot washing out a block of 4 x 5 squares (rows 2-5, columns 9-13)."""
+    out = image.copy()
+    out[MARGIN_PX + 2 * CELL_PX:MARGIN_PX + 6 * CELL_PX, MARGIN_PX + 9 * CELL_PX:MARGIN_PX + 14 * CELL_PX] = 250
+    return out
+
+
+GLARE = [(r, c) for r in range(2, 6) for c in range(9, 14)]
+
+
+def test_a_glare_read_as_covered_from_the_first_frame_on_does_not_keep_the_board_from_ever_settling():
+    """Issue 25's first symptom on a rendered game (seed 21800's first game, 0 of 20 plays): the empty board under a
+    glare spot the reader reads as covered, 20 squares touching. Before the first settle every square is new, so the
+    spot was a hand in every frame and the board never settled. A hand is what moves: the spot lies still."""
+    tiles = [(7, 7), (7, 8), (7, 9)]
+    frames = {0: seen(EMPTY, _with_glare(board_image()), GLARE),
+              1: seen(EMPTY, _with_glare(board_image(seed=1)), GLARE),
+              2: seen(CAT, _with_glare(board_image(tiles, seed=2)), GLARE)}
+    tr = MoveTracker("english", reader=lambda image: frames[int(image[0, 0, 0])], config=TrackerConfig(settle_readings=1))
+    assert tr.feed(np.zeros((2, 2, 3), np.uint8), 0.0) == [] and not tr.status.startswith("occluded")
+    assert tr.feed(np.ones((2, 2, 3), np.uint8), 1.0) == [] and not tr.status.startswith("occluded")
+    assert [str(e) for e in tr.feed(np.full((2, 2, 3), 2, np.uint8), 2.0)] == ["play 8H CAT"]
+
+
+def test_a_hand_that_comes_over_the_board_before_it_first_settled_is_a_hand():
+    """The same rule leaves a hand a hand: it was not there in the first frame (it moved), so it keeps the board
+    unsettled while it stays, still or not, and the play under it is committed once it has gone."""
+    tiles = [(7, 7), (7, 8), (7, 9)]
+    hand = [(r, c) for r in range(6, 10) for c in range(6, 11)]
+    over = board_image(tiles)
+    over[MARGIN_PX + 6 * CELL_PX:MARGIN_PX + 10 * CELL_PX, MARGIN_PX + 6 * CELL_PX:MARGIN_PX + 11 * CELL_PX] = 20
+    frames = {0: seen(EMPTY, board_image(), [(0, 0)]), 1: seen(EMPTY, over, hand), 2: seen(EMPTY, over, hand),
+              3: seen(CAT, board_image(tiles, seed=3))}
+    config = TrackerConfig(settle_readings=2)
+    tr = MoveTracker("english", reader=lambda image: frames[int(image[0, 0, 0])], config=config)
+    assert tr.feed(np.zeros((2, 2, 3), np.uint8), 0.0) == []
+    for k in (1, 2):
+        assert tr.feed(np.full((2, 2, 3), k, np.uint8), float(k)) == [] and tr.status.startswith("occluded")
+    tr.feed(np.full((2, 2, 3), 3, np.uint8), 3.0)
+    assert [str(e) for e in tr.feed(np.full((2, 2, 3), 3, np.uint8), 4.0)] == ["play 8H CAT"]
+
+
 def test_a_still_square_keeps_its_reading_and_a_hand_that_changed_the_pixels_keeps_the_board_unsettled():
     tiles = [(7, 7), (7, 8), (7, 9)]
     misread = CAT[:7] + [".......OAT....."] + CAT[8:]

@@ -7,7 +7,9 @@
 A square whose image did not change keeps what it was read as when the board last settled, whatever the reader says
 of it now (a bare square read as covered in one frame stays bare), unless it was believed only doubtfully. A square that changed and reads as covered is
 under a hand when enough such squares touch: the board is not settled. Fewer, scattered covered squares are the
-reader's doubt: they keep their belief, and the board settles with them.
+reader's doubt: they keep their belief, and the board settles with them. Before the board first settles every square
+is new, and a hand is what has moved from one frame to the next since the start: a glare spot read as covered that
+lies still from the first frame keeps the board's belief (the committed board) and does not keep it from settling.
 
     each Look ──FirstChanges.note──▶ per square: when its pixels first changed with a tile on it since the board
                                      was last decided (which of two plays in one change went down first)
@@ -47,6 +49,8 @@ class BoardMemory:
     def __init__(self) -> None:
         self.belief: Reading | None = None
         self.reference: Signature | None = None
+        self.previous: Signature | None = None      # the last frame's picture
+        self.moved: np.ndarray | None = None        # before a settle: squares that changed from a frame to the next
 
     def wanted(self, sig: Signature) -> np.ndarray:
         """The squares a frame with signature ``sig`` must be read on (n x n, as ``sig``): those whose pixels changed
@@ -71,10 +75,25 @@ class BoardMemory:
         # the table).
         bare_still = np.array([[a == EMPTY == b for a, b in zip(now, before)]
                                for now, before in zip(reading.grid, believed.grid)]) & (self.reference is not None)
-        over = hand((covered | bare_still) & changed, covered)
+        over = hand((covered | bare_still) & changed & self._moving(sig), covered)
         kept = covered & changed & ~over
         mixed = _mix(reading, believed, (changed & ~kept) | (~covered & (believed.confidence < DOUBTED)))
         return Look(_covered_by(mixed, over), changed, _squares(over), _squares(kept), sig)
+
+    def _moving(self, sig: Signature) -> np.ndarray:
+        """Where a hand may be in the frame of signature ``sig``: after a settle, every square (what changed since
+        is judged by ``look``); before one — nothing to see change against, every square new — the squares whose
+        pixels changed from one frame to the next since the tracker began (or forgot). Something lying still over
+        the board since the first frame (a glare spot the reader reads as covered) is then no hand, and the board
+        can settle: a hand is new and moving, and one that came after the first frame has moved."""
+        if self.reference is not None:
+            self.previous = self.moved = None
+            return np.ones((sig.size, sig.size), bool)
+        if self.previous is not None and self.previous.size == sig.size:
+            step = changed_squares(self.previous, sig)
+            self.moved = step if self.moved is None else self.moved | step
+        self.previous = sig
+        return np.zeros((sig.size, sig.size), bool) if self.moved is None else self.moved
 
     def settle(self, look: Look) -> None:
         """The board settled as ``look`` shows it: its reading is the belief, its picture the reference."""
@@ -82,7 +101,7 @@ class BoardMemory:
 
     def forget(self) -> None:
         """Nothing is believed any more (the board moved on the table: squares no longer line up)."""
-        self.belief = self.reference = None
+        self.belief = self.reference = self.previous = self.moved = None
 
 
 class FirstChanges:
