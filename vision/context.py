@@ -19,7 +19,7 @@ import numpy as np
 
 from tilecam.vision.colour import bgr_to_lab8
 from tilecam.vision.median import distinct, median
-from tilecam.vision.warp import CELL_PX, CONTEXT_PX
+from tilecam.vision.warp import CELL_PX, CONTEXT_PX, MARGIN_PX
 
 #: Largest share of a kind's squares whose median is that kind's bare look: a quarter of its squares, the most
 #: likely bare first, so that a few tiles among the likeliest still fall outside the median.
@@ -55,9 +55,22 @@ def face_colours(crops: np.ndarray) -> np.ndarray:
     (every other pixel) — the tile's face or the bare square's colour, not the letter's or the print's strokes,
     which cover less of it."""
     a, b = CONTEXT_PX + TEXTURE_INSET, CONTEXT_PX + CELL_PX - TEXTURE_INSET
-    inner = crops[:, a:b:2, a:b:2].reshape(len(crops), -1, crops.shape[-1])
-    middle = inner.shape[1] // 2
-    faces = np.partition(inner, middle, axis=1)[:, middle][None]
+    inner = np.ascontiguousarray(crops[:, a:b:2, a:b:2].transpose(0, 3, 1, 2)).reshape(len(crops), crops.shape[-1], -1)
+    middle = inner.shape[2] // 2
+    # bytes sorted by a radix sort (numpy's stable sort of 8-bit values): the same middle value as partitioning,
+    # about twice as fast on a board's squares
+    faces = np.sort(inner, axis=2, kind="stable")[:, :, middle][None]
+    return bgr_to_lab8(faces)[0].astype(np.float32)
+
+
+def square_faces(warped: np.ndarray, size: int = 15) -> np.ndarray:
+    """``face_colours`` of every square of a rectified board (row-major), taken from the picture itself: the same
+    values as ``face_colours(cut_cells(warped, size))`` without cutting the crops (the tracker's frames)."""
+    grid = warped[MARGIN_PX:MARGIN_PX + size * CELL_PX, MARGIN_PX:MARGIN_PX + size * CELL_PX]
+    a, b = TEXTURE_INSET, CELL_PX - TEXTURE_INSET
+    cells = grid.reshape(size, CELL_PX, size, CELL_PX, -1)[:, a:b:2, :, a:b:2]
+    inner = np.ascontiguousarray(cells.transpose(0, 2, 4, 1, 3)).reshape(size * size, grid.shape[-1], -1)
+    faces = np.sort(inner, axis=2, kind="stable")[:, :, inner.shape[2] // 2][None]
     return bgr_to_lab8(faces)[0].astype(np.float32)
 
 

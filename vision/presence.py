@@ -1,4 +1,4 @@
-"""Whether a tile lies on a square, by its face's colour against *this* board's own tiles and bare squares.
+"""Whether a tile lies on a square, by its face's colour against *this* board's tiles and bare squares.
 
 The model reads a plain face — a blank tile, or a bare square — mostly by the print it lacks, and on a board it never
 saw it reads a wooden blank on a grey board as bare with full confidence, while every letter tile of the same photo
@@ -13,8 +13,8 @@ nothing there, and the model's reading stands.
 
 >>> import numpy as np
 >>> grey, wood = np.array([200.0, 128, 128]), np.array([170.0, 138, 155])
->>> faces = np.vstack([np.tile(grey, (30, 1)) + np.arange(30)[:, None] % 3, np.tile(wood, (8, 1)) + np.arange(8)[:, None] % 2,
-...                    [wood]])
+>>> faces = np.vstack([np.tile(grey, (30, 1)) + np.arange(30)[:, None] % 3,      # bare squares
+...                    np.tile(wood, (8, 1)) + np.arange(8)[:, None] % 2, [wood]])   # letters, then a blank
 >>> probs = np.array([[0.999, 0.001, 0.0]] * 30 + [[0.001, 0.999, 0.0]] * 8 + [[0.99, 0.0, 0.01]])
 >>> ratio = face_evidence(probs, (".", "A", "?"), faces, np.tile(grey, (39, 1)))
 >>> bool(ratio[-1] > 5), bool(with_face_evidence(probs, (".", "A", "?"), ratio)[-1].argmax() == 2)
@@ -87,14 +87,13 @@ def with_face_evidence(probs: np.ndarray, classes, evidence: np.ndarray) -> np.n
     return (out / out.sum(axis=1, keepdims=True)).astype(np.float32)
 
 
-def judged_by_faces(probs: np.ndarray, classes, crops: np.ndarray, references: np.ndarray,
+def judged_by_faces(probs: np.ndarray, classes, faces: np.ndarray, reference_faces: np.ndarray,
                     rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """A board's probabilities (one row a square of ``crops``, beside its ``references``) with the faces' colour
-    evidence (``face_evidence``) multiplied in — only in ``rows`` where given (the squares read again in this frame;
-    the others carry theirs from the frame they were read in) — and the evidence itself (one value a square)."""
-    from tilecam.vision.context import face_colours
-
-    evidence = face_evidence(probs, classes, face_colours(crops), face_colours(references))
+    """A board's probabilities (one row a square) with the faces' colour evidence (``face_evidence``; ``faces`` and
+    ``reference_faces`` as ``context.face_colours`` gives them for the squares and their references) multiplied in —
+    only in ``rows`` where given (the squares read again in this frame; the others carry theirs from the frame they
+    were read in) — and the evidence itself (one value a square)."""
+    evidence = face_evidence(probs, classes, faces, reference_faces)
     out = np.array(probs, np.float32, copy=True)
     rows = np.arange(len(out)) if rows is None else np.asarray(rows, int)
     if len(rows):
@@ -102,5 +101,5 @@ def judged_by_faces(probs: np.ndarray, classes, crops: np.ndarray, references: n
     return out, evidence
 
 
-__all__ = ["judged_by_faces", "SURE_READ", "LEAST_TILES", "LEAST_BARE", "COLOUR_NOISE", "TAILS", "tile_classes", "face_evidence",
-           "with_face_evidence"]
+__all__ = ["SURE_READ", "LEAST_TILES", "LEAST_BARE", "COLOUR_NOISE", "TAILS", "tile_classes", "face_evidence",
+           "with_face_evidence", "judged_by_faces"]

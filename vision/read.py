@@ -2,10 +2,10 @@
 
 One model reads every square beside the bare look of its kind on the same board (``tilecam.vision.context``), the
 colour of each square's face judged against this photo's own tiles and bare squares is multiplied into its odds of
-a tile (``tilecam.vision.presence``), and these probabilities are the reading: nothing is rewritten after them. The labels are the most probable
-board the tile set allows (``tilecounts``: each square's most probable class, no more of a tile than the set has); a
-square whose label has less than ``UNSURE_BELOW`` is flagged unsure, and a board with any unsure square is an unsure
-board. Move inference decides with the probabilities themselves.
+a tile (``tilecam.vision.presence``), and these probabilities are the reading: nothing is rewritten after them. The
+labels are the most probable board the tile set allows (``tilecounts``: each square's most probable class, no more of
+a tile than the set has); a square whose label has less than ``UNSURE_BELOW`` is flagged unsure, and a board with any
+unsure square is an unsure board. Move inference decides with the probabilities themselves.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from tilecam.vision.classify import BLANK, EMPTY, OCCLUDED, TileClassifier
-from tilecam.vision.context import references_from_board
+from tilecam.vision.context import face_colours, references_from_board
 from tilecam.vision.locate import BoardLocation, LocateConfig, locate_board
 from tilecam.vision.presence import judged_by_faces
 from tilecam.vision.connected import hands_only, joined
@@ -172,7 +172,7 @@ def read_board(image: np.ndarray, classifier: TileClassifier, tileset="english",
     # the board's turn known, the squares not surely bare are read again in moved views (``in_views``)
     logits, embedding = classifier.in_views(crops, refs, logits, embedding)
     probs = classifier.calibrated(logits if adapter is None else adapter(embedding, logits), letters)
-    probs, _ = judged_by_faces(probs, classifier.classes, crops, refs)
+    probs, _ = judged_by_faces(probs, classifier.classes, face_colours(crops), face_colours(refs))
     t3 = time.perf_counter()
     return reading_of(probs, classifier.classes, corners, warped, location, turn, embedding, refs, logits,
                       {"localise": (t1 - t0) * 1000, "rectify": (t2 - t1) * 1000, "classify": (t3 - t2) * 1000,

@@ -57,6 +57,8 @@ class VisionReader:
         self.adapter: Any = None         # the model's last layer refitted on ``learnt`` (``vision.adapt``)
         self._head: Any = None
         self.last: Any = None            # the last reading (its probabilities and references are reused)
+        self._faces_of: Any = None       # the references whose face colours ``_faces`` are
+        self._faces: Any = None
         self.squares_read: list[int] = []          # per read: squares classified
         self.classify_s: list[float] = []          # per read: seconds spent classifying
 
@@ -100,6 +102,15 @@ class VisionReader:
         takes them from the board itself)."""
         return None if self.profile is None else self.profile.references_turned(rotation)
 
+    def _reference_faces(self, references: np.ndarray) -> np.ndarray:
+        """``context.face_colours`` of ``references``, kept while the same references are read against (every frame
+        between whole reads)."""
+        from tilecam.vision.context import face_colours
+
+        if self._faces_of is not references:
+            self._faces_of, self._faces = references, face_colours(references)
+        return self._faces
+
     def read_changed(self, image: np.ndarray, wanted: Callable[[Any], np.ndarray]) -> tuple[Any, Any]:
         """The reading of ``image`` with only the squares ``wanted`` read again (see the class doc), and the
         frame's change signature; the whole board when there is no last reading, the board's turn is not known
@@ -109,7 +120,8 @@ class VisionReader:
         from tilecam.vision.presence import judged_by_faces
         from tilecam.vision.read import letters_of, reading_of, rotate_corners
         from tilecam.vision.tilecounts import tile_caps
-        from tilecam.vision.warp import cut_cell, cut_cells, warp_board
+        from tilecam.vision.context import square_faces
+        from tilecam.vision.warp import cut_cell, warp_board
 
         last = self.last
         if last is None or self.rotation is None or getattr(last, "references", None) is None:
@@ -138,8 +150,8 @@ class VisionReader:
                 embedding[index], logits[index] = e, z
             z = z if self.adapter is None or e is None else self.adapter(e, z)
             probs[index] = self.classifier.calibrated(z, letters_of(self.tileset))
-            probs, _ = judged_by_faces(probs, self.classifier.classes, cut_cells(warped, self.size),
-                                       last.references, rows=index)
+            probs, _ = judged_by_faces(probs, self.classifier.classes, square_faces(warped, self.size),
+                                       self._reference_faces(last.references), rows=index)
         t2 = time.perf_counter()
         self.squares_read.append(len(want))
         self.classify_s.append(t2 - t1)
@@ -155,7 +167,7 @@ class VisionReader:
         the same rectified picture turned, every square classified again (a board turned on a turntable reads
         upright again in its own turn). The reader's turn is left as it is (:meth:`turn` changes it). Raises
         ``ReaderStateError`` before a first reading."""
-        from tilecam.vision.context import references_from_board
+        from tilecam.vision.context import face_colours, references_from_board
         from tilecam.vision.presence import judged_by_faces
         from tilecam.vision.read import letters_of, reading_of, rotate_corners, turn_squares
         from tilecam.vision.tilecounts import tile_caps
@@ -180,7 +192,7 @@ class VisionReader:
         logits, embedding = self.classifier.in_views(crops, refs, logits, embedding)
         z = logits if self.adapter is None or embedding is None else self.adapter(embedding, logits)
         probs = self.classifier.calibrated(z, letters_of(self.tileset))
-        probs, _ = judged_by_faces(probs, self.classifier.classes, crops, refs)
+        probs, _ = judged_by_faces(probs, self.classifier.classes, face_colours(crops), face_colours(refs))
         warped = np.ascontiguousarray(np.rot90(last.warped, k))
         ms = (time.perf_counter() - t0) * 1000
         return reading_of(probs, self.classifier.classes, rotate_corners(last.location.corners, rotation), warped,
