@@ -52,6 +52,8 @@ class Tally:
     loose: int = 0              # labels whose tiles are not one joined group (not a game's position)
     tile_references: int = 0    # boards on which a premium kind's bare look was taken mostly from its tiles
     words: str = "-"            # the word list a game's runs of tiles were judged by ("-": none)
+    log_loss: float = 0.0       # Σ −ln p(true class) over the scored squares with probabilities (calibration)
+    log_loss_cells: int = 0
     corner_errors: list[float] = field(default_factory=list)
     corner_squares: list[float] = field(default_factory=list)
     timings: list[dict[str, float]] = field(default_factory=list)
@@ -98,6 +100,8 @@ class Tally:
         self.tile_errors += int((g[~empty] != t[~empty]).sum())
         wrong = (counted != board) & scored
         self.cell_errors += int(wrong.sum())
+        # under the arm the truth is hidden: those squares say nothing of the probabilities
+        self._add_log_loss(board, reading, scored if unsure_ok is None else scored & ~np.asarray(unsure_ok, bool))
         self.boards_correct += not wrong.any()
         self.tile_references += references_from_tiles(board, reading)
         flagged = bool(getattr(reading, "is_unsure", False))
@@ -117,6 +121,20 @@ class Tally:
             self.corner_squares.append(self.corner_errors[-1] / (side / len(truth)))
         self.timings.append(timings or reading.timings)
 
+    def _add_log_loss(self, board: np.ndarray, reading, scored: np.ndarray) -> None:
+        """The reading's probability of each scored square's true class, as −ln (a square whose class the model
+        lacks, or a reading without probabilities, is left out): how much the probabilities themselves are worth,
+        beyond which class wins."""
+        probs, classes = getattr(reading, "probs", None), getattr(reading, "classes", None)
+        if probs is None or classes is None:
+            return
+        index = {c: i for i, c in enumerate(classes)}
+        truth = np.array([index.get(ch, -1) for ch in board.reshape(-1)])
+        keep = np.flatnonzero(scored.reshape(-1) & (truth >= 0))
+        p = np.asarray(probs, np.float64).reshape(len(truth), -1)[keep, truth[keep]]
+        self.log_loss += float(-np.log(np.maximum(p, 1e-9)).sum())
+        self.log_loss_cells += len(keep)
+
     def row(self) -> dict[str, str]:
         pct = lambda a, b: f"{100 * a / b:.3f} %" if b else "-"   # noqa: E731
         med = {k: float(np.median([t[k] for t in self.timings])) for k in ("localise", "orient", "rectify",
@@ -135,6 +153,8 @@ class Tally:
                              + (f"; {self.empty_read_covered} read covered #)" if self.empty_read_covered else ")"),
             "boards fully correct": f"{self.boards_correct}/{self.boards} ({pct(self.boards_correct, self.boards)})",
             "boards flagged unsure (of them wrong)": f"{self.unsure_boards} ({self.unsure_wrong})",
+            "log-loss per square (−ln p of the truth)": (f"{self.log_loss / self.log_loss_cells:.4f}"
+                                                         if self.log_loss_cells else "-"),
             "no board found": str(self.not_found),
             "row 1 told right": f"{self.turns_right}/{self.turns_told}" if self.turns_told else "-",
             "read as games' positions (tiles joined)": (f"no: {self.loose} labels are not one group" if self.loose

@@ -39,6 +39,25 @@ def test_tally_counts_errors_skips_occluded_and_allows_unsure_where_the_arm_touc
     assert again.wrong_boards == []
 
 
+def test_the_log_loss_is_the_mean_minus_log_probability_of_each_squares_true_class():
+    corners = np.array([[0, 0], [150, 0], [150, 150], [0, 150]], np.float32)
+    truth = ["." * 15] * 7 + ["......CAT......"] + ["." * 15] * 7
+    classes = (".", "A", "C", "T", "?", "#")
+    probs = np.zeros((225, len(classes)))
+    probs[:, 0] = 1.0
+    for col, letter in ((6, "C"), (7, "A"), (8, "T")):
+        probs[7 * 15 + col] = 0.0
+        probs[7 * 15 + col, classes.index(letter)] = 0.5      # each letter at one half, bare at the other
+        probs[7 * 15 + col, 0] = 0.5
+    reading = SimpleNamespace(grid=tuple(truth), corners=corners, timings={"total": 1.0}, probs=probs,
+                              classes=classes)
+    tally = Tally("calibration")
+    tally.add(truth, reading, corners)
+    assert tally.log_loss_cells == 225
+    assert float(tally.row()["log-loss per square (−ln p of the truth)"]) == round(3 * np.log(2) / 225, 4)
+    assert Tally("none").row()["log-loss per square (−ln p of the truth)"] == "-"
+
+
 def test_a_wrong_board_is_named_by_its_label():
     corners = np.array([[0, 0], [150, 0], [150, 150], [0, 150]], np.float32)
     truth = ["." * 15] * 7 + ["......CAT......"] + ["." * 15] * 7
