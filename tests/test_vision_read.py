@@ -202,6 +202,34 @@ def test_glare_on_an_empty_board_does_not_teach_the_reader_which_edge_is_row_one
     assert list(read(first_word).grid) == list(jilt.rows)
 
 
+def test_a_turn_is_kept_only_where_it_beats_every_other():
+    """Seed 21905 of the move bench (liwords_puzzles_r14_whitley): the board lies upside down and its first word KEX
+    reads its X surely both ways (its E read bare upside down, not read turned). The reader kept the unturned way,
+    the first of two alike, and read the whole game upside down (0 of 23 plays); a tie now waits for more letters."""
+    from tilecam.vision.orient import Orientation
+
+    kex = Orientation(rotation=0, scores=(-0.1, -0.0, -0.3, -0.1), sure=(1, 0, 1, 0), tiles=2)
+    assert not kex.decisive
+    assert Orientation(rotation=2, scores=(-0.9, -0.1, -0.3, -0.1), sure=(1, 0, 3, 0), tiles=4).decisive
+    assert Orientation(rotation=0, scores=(-0.1, -0.0, -0.9, -0.1), sure=(1, 0, 1, 0), tiles=2).decisive
+    assert not Orientation(rotation=0, scores=(0.0,) * 4, sure=(0,) * 4, tiles=0).decisive
+
+
+def test_an_upside_down_first_word_that_reads_alike_both_ways_leaves_the_turn_untold(shared_dir):
+    from tilecam.engine.gcg import load_gcg
+    from tilecam.models.video import iter_render, script_game
+    from tilecam.vision.tracker import default_reader
+
+    video = script_game(load_gcg(shared_dir / "data" / "gcg" / "liwords_puzzles_r14_whitley.gcg"), 21905,
+                        tileset="english")
+    kex = next(spec for spec in video.specs if "KEX" in "".join(spec.rows) and not spec.hand)
+    empty, first_word = iter_render([video.specs[0], kex], video.tileset, 21905)
+    read = default_reader("english")
+    read(empty)
+    read(first_word)
+    assert read.rotation is None            # not kept upside down: the next play's letters tell
+
+
 def test_a_lone_tile_is_turned_upright(classifier):
     """Held-out render 903231: one tile in sight, a washed-out N that could be a Z a quarter turn on (and an N upside
     down): the most probable reading is the upright one."""

@@ -41,6 +41,16 @@ class Orientation:
     asked: np.ndarray = field(default_factory=lambda: np.zeros(0, np.intp), repr=False, compare=False)
     turned: tuple = field(default=(), repr=False, compare=False)
 
+    @property
+    def decisive(self) -> bool:
+        """Whether the turn chosen beats every other: more letters read surely, or as many and a reading more probable
+        by ``TURN_MARGIN``. Not so where a few letters read alike two ways (X, N, O, S, Z upside down): a tracker
+        that keeps the turn for the whole game waits for more letters."""
+        k = self.rotation
+        return all(self.sure[k] > self.sure[j] or (self.sure[k] == self.sure[j]
+                                                   and self.scores[k] > self.scores[j] + TURN_MARGIN)
+                   for j in range(len(self.sure)) if j != k)
+
 
 def upright_turn(crops: np.ndarray, refs: np.ndarray, probs: np.ndarray, classifier: TileClassifier,
                  letters) -> Orientation:

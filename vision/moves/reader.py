@@ -77,7 +77,8 @@ class VisionReader:
         # the first frames of a game only. A few unsure squares are allowed (a first word's letters lying
         # sideways), a hand's worth is not — unless they lie in one row or column: a first word, not a hand. The
         # turn is kept once one letter is read surely in it among two tiles or more (glare on an empty board can
-        # read as a tile or two in some turn).
+        # read as a tile or two in some turn), and the turn beats every other (``Orientation.decisive``: KEX upside
+        # down reads its X surely both ways, and the wrong turn kept then read the whole game wrong).
         if self.rotation is None and (int(reading.occluded.sum()) <= ORIENT_MAX_UNSURE or _one_line(reading.grid)):
             from tilecam.vision.orient import upright_turn
             from tilecam.vision.read import letters_of
@@ -85,7 +86,7 @@ class VisionReader:
 
             found = upright_turn(cut_cells(reading.warped, self.size), reading.references, reading.probs, classifier,
                                  letters_of(tileset))
-            if found.sure[found.rotation] and found.tiles >= ORIENT_MIN_TILES:
+            if found.sure[found.rotation] and found.tiles >= ORIENT_MIN_TILES and found.decisive:
                 self.rotation = found.rotation
                 log.info("the board's row 1 is %d quarter turns from the picture's top edge", found.rotation)
                 if found.rotation:
