@@ -299,3 +299,23 @@ def test_a_photo_of_a_game_reads_a_lone_tile_as_a_stray_but_the_trackers_frames_
     turn = photo.rotation
     assert tiles(read_board(image, classifier, tileset="english", rotation=turn, settled=False)) == ["A", "C", "Q", "T"]
     assert tiles(default_reader("english", rotation=turn)(image)) == ["A", "C", "Q", "T"]
+
+
+def test_a_glare_lying_still_over_the_board_does_not_keep_the_first_word_from_telling_the_turn(shared_dir):
+    """Seed 21800 of the move bench (liwords_omgwords_vs_josh): the board turned about 35 degrees under a glare spot
+    the reader reads as covered on some 40 squares. The tracker's reader told the board's turn only with at most
+    two squares read covered (a hand is over the board otherwise), so it never did, and DJINN, lying sideways in the
+    unturned reading, read as blanks and bare squares all game (0 of 20 plays). Squares read covered whose pixels
+    did not change since the board settled are no hand: the turn is told from DJINN and the play committed."""
+    from tilecam.engine.gcg import load_gcg
+    from tilecam.models.video import iter_render, script_game
+    from tilecam.vision.moves.tracker import make_tracker
+
+    video = script_game(load_gcg(shared_dir / "data" / "gcg" / "liwords_omgwords_vs_josh.gcg"), 21800,
+                        tileset="english")
+    djinn = next(spec for spec in video.specs if "DJINN" in "".join(spec.rows) and not spec.hand)
+    empty, first_word = iter_render([video.specs[0], djinn], video.tileset, 21800)
+    tracker = make_tracker(["." * 15] * 15, "english")
+    assert tracker.feed(empty, 0.0) == []
+    assert not tracker.status.startswith("occluded")            # the glare lies still: the empty board settles
+    assert [str(e) for e in tracker.feed(first_word, 3.0)] == ["play 8D DJINN"]

@@ -52,12 +52,13 @@ class BoardMemory:
         self.previous: Signature | None = None      # the last frame's picture
         self.moved: np.ndarray | None = None        # before a settle: squares that changed from a frame to the next
 
-    def wanted(self, sig: Signature) -> np.ndarray:
+    def wanted(self, sig: Signature, doubted: bool = True) -> np.ndarray:
         """The squares a frame with signature ``sig`` must be read on (n x n, as ``sig``): those whose pixels changed
-        since the last settle and those believed only doubtfully (all before the first settle)."""
+        since the last settle and (``doubted``) those believed only doubtfully (all before the first settle)."""
         if self.reference is None or self.belief is None:
             return np.ones((sig.size, sig.size), bool)
-        return changed_squares(self.reference, sig) | (self.belief.confidence < DOUBTED)
+        changed = changed_squares(self.reference, sig)
+        return changed | (self.belief.confidence < DOUBTED) if doubted else changed
 
     def look(self, reading: Reading, warped: np.ndarray, committed: Reading, sig: Signature | None = None) -> Look:
         """``reading`` of a frame whose rectified image is ``warped`` (its signature ``sig``, when already taken);

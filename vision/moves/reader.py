@@ -62,7 +62,10 @@ class VisionReader:
         self.squares_read: list[int] = []          # per read: squares classified
         self.classify_s: list[float] = []          # per read: seconds spent classifying
 
-    def __call__(self, image: np.ndarray) -> Any:
+    def __call__(self, image: np.ndarray, wanted: Callable[[Any], np.ndarray] | None = None) -> Any:
+        """Every square of ``image`` read (see the class doc). ``wanted``: the tracker's memory of what changed in
+        pixels since the board last settled (as ``read_changed``'s), by which a square read as covered that did not
+        change in pixels is no hand — a glare spot lying still does not keep the board's turn from being told."""
         from tilecam.vision.read import read_board
 
         classifier, tileset = self.classifier, self.tileset
@@ -79,7 +82,14 @@ class VisionReader:
         # turn is kept once one letter is read surely in it among two tiles or more (glare on an empty board can
         # read as a tile or two in some turn), and the turn beats every other (``Orientation.decisive``: KEX upside
         # down reads its X surely both ways, and the wrong turn kept then read the whole game wrong).
-        if self.rotation is None and (int(reading.occluded.sum()) <= ORIENT_MAX_UNSURE or _one_line(reading.grid)):
+        covered, grid = reading.occluded, reading.grid
+        if wanted is not None and self.rotation is None:
+            from tilecam.vision.moves.change import signature
+
+            still = covered & ~wanted(signature(reading.warped), doubted=False)
+            covered = covered & ~still
+            grid = ["".join(EMPTY if still[r, c] else ch for c, ch in enumerate(row)) for r, row in enumerate(grid)]
+        if self.rotation is None and (int(covered.sum()) <= ORIENT_MAX_UNSURE or _one_line(grid)):
             from tilecam.vision.orient import upright_turn
             from tilecam.vision.read import letters_of
             from tilecam.vision.warp import cut_cells
@@ -126,7 +136,7 @@ class VisionReader:
 
         last = self.last
         if last is None or self.rotation is None or getattr(last, "references", None) is None:
-            reading = self(image)
+            reading = self(image, wanted)
             return reading, signature(reading.warped)
         t0 = time.perf_counter()
         location = locate_board(image, LocateConfig(size=self.size), hint=self.hint)
