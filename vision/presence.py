@@ -64,13 +64,13 @@ def face_evidence(probs: np.ndarray, classes, faces: np.ndarray, reference_faces
     faces, reference_faces = np.asarray(faces, np.float64), np.asarray(reference_faces, np.float64)
     is_tile = tile_classes(classes)
     best, sure = probs.argmax(axis=1), probs.max(axis=1) >= SURE_READ
-    letters = np.flatnonzero(sure & is_tile[best])         # a blank read surely shows the tiles' face too
+    tiles = np.flatnonzero(sure & is_tile[best])           # a blank read surely shows the tiles' face too
     bare = np.flatnonzero(sure & (np.asarray(classes)[best] == EMPTY))
-    if len(letters) < LEAST_TILES or len(bare) < LEAST_BARE:
+    if len(tiles) < LEAST_TILES or len(bare) < LEAST_BARE:
         return np.zeros(len(probs))
     noise = COLOUR_NOISE ** 2 * np.eye(3)
-    tile_look = np.median(faces[letters], axis=0)
-    tile_spread = np.cov((faces[letters] - tile_look).T) + noise
+    tile_look = np.median(faces[tiles], axis=0)
+    tile_spread = np.cov((faces[tiles] - tile_look).T) + noise
     bare_spread = np.cov((faces[bare] - reference_faces[bare]).T) + noise
     return _log_t(faces - tile_look, tile_spread) - _log_t(faces - reference_faces, bare_spread)
 
