@@ -128,6 +128,59 @@ def test_a_hand_that_comes_over_the_board_before_it_first_settled_is_a_hand():
     assert [str(e) for e in tr.feed(np.full((2, 2, 3), 3, np.uint8), 4.0)] == ["play 8H CAT"]
 
 
+def test_a_hand_leaving_its_play_with_a_square_or_two_still_covered_beside_it_keeps_the_board_unsettled():
+    """Seed 21904's YAK: the hand moving off its play, two squares still read covered over the K, fewer than a hand's
+    count: they kept their belief (bare), the board settled, YA was committed and ..K then as the next player's play.
+    Covered squares that changed since the last frame, beside a tile put down since the board settled, are the hand
+    at the play, and the tracker asks the capture loop for the next frame."""
+    cat = [(7, 7), (7, 8), (7, 9)]
+    coat = cat + [(8, 7), (9, 7), (10, 7)]
+    rows_coat = list(CAT)
+    for r, ch in ((8, "O"), (9, "A"), (10, "T")):
+        rows_coat[r] = rows_coat[r][:7] + ch + rows_coat[r][8:]
+    leaving = list(rows_coat)
+    for r in (10, 11):
+        leaving[r] = leaving[r][:7] + "#" + leaving[r][8:]
+
+    def with_hand(tiles, squares, skin):
+        image = board_image(tiles)
+        for r, c in squares:
+            image[MARGIN_PX + r * CELL_PX:MARGIN_PX + (r + 1) * CELL_PX,
+                  MARGIN_PX + c * CELL_PX:MARGIN_PX + (c + 1) * CELL_PX] = skin
+        return image
+
+    arm = [(r, c) for r in range(8, 12) for c in range(6, 9)]
+    frames = {0: seen(CAT, board_image(cat)), 1: seen(CAT, with_hand(cat, arm, (90, 120, 180)), arm),
+              2: seen(leaving, with_hand(coat, [(10, 7), (11, 7)], (60, 80, 120)), [(10, 7), (11, 7)]),
+              3: seen(rows_coat, board_image(coat, seed=5))}
+    tr = MoveTracker("english", reader=lambda image: frames[int(image[0, 0, 0])], config=TrackerConfig(settle_readings=1))
+    assert [str(e) for e in tr.feed(np.zeros((2, 2, 3), np.uint8), 0.0)] == ["play 8H CAT"]
+    assert tr.feed(np.ones((2, 2, 3), np.uint8), 1.0) == [] and tr.status.startswith("occluded")
+    assert not tr.wants_another_read                      # a hand by its count: the loop waits for stillness
+    assert tr.feed(np.full((2, 2, 3), 2, np.uint8), 2.0) == [] and tr.status.startswith("occluded")
+    assert tr.wants_another_read                          # the hand leaving its play: the next frame, please
+    assert [str(e) for e in tr.feed(np.full((2, 2, 3), 3, np.uint8), 3.0)] == ["play H8 .OAT"]
+    assert not tr.wants_another_read
+
+
+def test_a_square_read_covered_beside_a_new_tile_that_lies_still_lets_the_board_settle_a_frame_later():
+    """The same rule does not stall a game on a doubt: a square read covered beside the new tiles that does not change
+    from one frame to the next (glare on the board) is no hand, and the board settles on the next frame."""
+    cat = [(7, 7), (7, 8), (7, 9)]
+    rows = list(CAT)
+    rows[8] = rows[8][:7] + "O" + rows[8][8:]
+    rows[9] = rows[9][:7] + "X" + rows[9][8:]
+    glared = list(rows)
+    glared[10] = glared[10][:7] + "#" + glared[10][8:]
+    image = board_image(cat + [(8, 7), (9, 7)])
+    image[MARGIN_PX + 10 * CELL_PX:MARGIN_PX + 11 * CELL_PX, MARGIN_PX + 7 * CELL_PX:MARGIN_PX + 8 * CELL_PX] = 250
+    frames = {0: seen(CAT, board_image(cat)), 1: seen(glared, image, [(10, 7)]), 2: seen(glared, image, [(10, 7)])}
+    tr = MoveTracker("english", reader=lambda image: frames[int(image[0, 0, 0])], config=TrackerConfig(settle_readings=1))
+    assert [str(e) for e in tr.feed(np.zeros((2, 2, 3), np.uint8), 0.0)] == ["play 8H CAT"]
+    assert tr.feed(np.ones((2, 2, 3), np.uint8), 1.0) == [] and tr.wants_another_read
+    assert [str(e) for e in tr.feed(np.full((2, 2, 3), 2, np.uint8), 2.0)] == ["play H8 .OX"]
+
+
 def test_a_still_square_keeps_its_reading_and_a_hand_that_changed_the_pixels_keeps_the_board_unsettled():
     tiles = [(7, 7), (7, 8), (7, 9)]
     misread = CAT[:7] + [".......OAT....."] + CAT[8:]

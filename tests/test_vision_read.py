@@ -318,4 +318,7 @@ def test_a_glare_lying_still_over_the_board_does_not_keep_the_first_word_from_te
     tracker = make_tracker(["." * 15] * 15, "english")
     assert tracker.feed(empty, 0.0) == []
     assert not tracker.status.startswith("occluded")            # the glare lies still: the empty board settles
-    assert [str(e) for e in tracker.feed(first_word, 3.0)] == ["play 8D DJINN"]
+    events = tracker.feed(first_word, 3.0)
+    if not events and tracker.wants_another_read:               # the glare beside the new word changed with it:
+        events = tracker.feed(first_word, 3.5)                  # the capture loop gives the next frame, as still
+    assert [str(e) for e in events] == ["play 8D DJINN"]

@@ -41,6 +41,7 @@ class Look:
     hand: tuple[tuple[int, int], ...]
     kept: tuple[tuple[int, int], ...]
     signature: Signature
+    lingering: tuple[tuple[int, int], ...] = ()     # of ``hand``: a few covered squares moving beside new tiles
 
 
 class BoardMemory:
@@ -51,6 +52,7 @@ class BoardMemory:
         self.reference: Signature | None = None
         self.previous: Signature | None = None      # the last frame's picture
         self.moved: np.ndarray | None = None        # before a settle: squares that changed from a frame to the next
+        self.last_frame: Signature | None = None    # the picture of the frame looked at last
 
     def wanted(self, sig: Signature, doubted: bool = True) -> np.ndarray:
         """The squares a frame with signature ``sig`` must be read on (n x n, as ``sig``): those whose pixels changed
@@ -77,9 +79,21 @@ class BoardMemory:
         bare_still = np.array([[a == EMPTY == b for a, b in zip(now, before)]
                                for now, before in zip(reading.grid, believed.grid)]) & (self.reference is not None)
         over = hand((covered | bare_still) & changed & self._moving(sig), covered)
+        # A hand leaving the play it has just made: a square or two still read covered, changed since the last frame,
+        # beside a tile put down since the board settled. Too few to be a hand by their count, they are the hand at
+        # the play: settling now would commit the play without the tile still under it (YAK as YA, then ..K as the
+        # next player's). The tracker asks the capture loop for the next frame (``wants_another_read``): a hand has
+        # gone by then, and a covered square lying still (glare beside a new tile) no longer holds the board.
+        step = (changed_squares(self.last_frame, sig) if self.last_frame is not None
+                and self.last_frame.size == sig.size else np.ones((n, n), bool))
+        self.last_frame = sig
+        placed = np.array([[a not in (EMPTY, OCCLUDED) and b == EMPTY for a, b in zip(now, before)]
+                           for now, before in zip(reading.grid, believed.grid)]) & changed & ~covered
+        lingering = covered & changed & step & ~over & _beside(placed)
+        over = over | lingering
         kept = covered & changed & ~over
         mixed = _mix(reading, believed, (changed & ~kept) | (~covered & (believed.confidence < DOUBTED)))
-        return Look(_covered_by(mixed, over), changed, _squares(over), _squares(kept), sig)
+        return Look(_covered_by(mixed, over), changed, _squares(over), _squares(kept), sig, _squares(lingering))
 
     def _moving(self, sig: Signature) -> np.ndarray:
         """Where a hand may be in the frame of signature ``sig``: after a settle, every square (what changed since
@@ -102,7 +116,7 @@ class BoardMemory:
 
     def forget(self) -> None:
         """Nothing is believed any more (the board moved on the table: squares no longer line up)."""
-        self.belief = self.reference = self.previous = self.moved = None
+        self.belief = self.reference = self.previous = self.moved = self.last_frame = None
 
 
 class FirstChanges:
@@ -148,6 +162,13 @@ def _covered_by(reading: Reading, hand: np.ndarray) -> Reading:
     grid = tuple("".join(OCCLUDED if hand[r, c] else ch for c, ch in enumerate(row))
                  for r, row in enumerate(reading.grid))
     return Reading(grid, reading.confidence, reading.occluded | hand, reading.alternatives)
+
+
+def _beside(mask: np.ndarray) -> np.ndarray:
+    """The squares touching one of ``mask``'s (diagonals count), ``mask``'s own included."""
+    padded = np.pad(mask, 1)
+    n, m = mask.shape
+    return np.any([padded[1 + dr:1 + dr + n, 1 + dc:1 + dc + m] for dr in (-1, 0, 1) for dc in (-1, 0, 1)], axis=0)
 
 
 def _squares(mask: np.ndarray) -> tuple[tuple[int, int], ...]:

@@ -174,6 +174,7 @@ class MoveTracker:
         self._settled_handled = True       # the current settled board has been looked at
         self._clock: list[tuple[float, int | None]] = []
         self._raw: Any = None              # the reader's own result for the last frame (its rectified image)
+        self._lingering = False            # the last look saw a hand leaving its play (the next frame is wanted)
         self._why_unreadable = "no board found in the frame"
         self.memory = BoardMemory()
         self.first_changes = FirstChanges()   # when new squares first changed: the order of two plays in one change
@@ -200,8 +201,9 @@ class MoveTracker:
 
     @property
     def wants_another_read(self) -> bool:
-        """The last image showed no board (the capture loop then reads the next still frame too)."""
-        return self._raw is None and self.status.startswith("unreadable")
+        """The last image showed no board, or a hand leaving the play it just made (``Look.lingering``): the capture
+        loop then reads the next frame too, though the board is still."""
+        return (self._raw is None and self.status.startswith("unreadable")) or self._lingering
 
     # ------------------------------------------------------------------------------------------ outside world
 
@@ -267,6 +269,7 @@ class MoveTracker:
                 reading = look.reading
                 self.stats.changed.append(int(look.changed.sum()))
                 self.stats.kept += len(look.kept)
+        self._lingering = bool(look is not None and look.lingering)
         t1 = time.perf_counter()
         events = self._track(reading, t, look)
         if self._turn_news:                # the scoreboard and the device panel say it, whatever came next
