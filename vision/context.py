@@ -55,12 +55,7 @@ def face_colours(crops: np.ndarray) -> np.ndarray:
     (every other pixel) — the tile's face or the bare square's colour, not the letter's or the print's strokes,
     which cover less of it."""
     a, b = CONTEXT_PX + TEXTURE_INSET, CONTEXT_PX + CELL_PX - TEXTURE_INSET
-    inner = np.ascontiguousarray(crops[:, a:b:2, a:b:2].transpose(0, 3, 1, 2)).reshape(len(crops), crops.shape[-1], -1)
-    middle = inner.shape[2] // 2
-    # bytes sorted by a radix sort (numpy's stable sort of 8-bit values): the same middle value as partitioning,
-    # about twice as fast on a board's squares
-    faces = np.sort(inner, axis=2, kind="stable")[:, :, middle][None]
-    return bgr_to_lab8(faces)[0].astype(np.float32)
+    return _middle_lab(crops[:, a:b:2, a:b:2].transpose(0, 3, 1, 2))
 
 
 def square_faces(warped: np.ndarray, size: int = 15) -> np.ndarray:
@@ -69,7 +64,15 @@ def square_faces(warped: np.ndarray, size: int = 15) -> np.ndarray:
     grid = warped[MARGIN_PX:MARGIN_PX + size * CELL_PX, MARGIN_PX:MARGIN_PX + size * CELL_PX]
     a, b = TEXTURE_INSET, CELL_PX - TEXTURE_INSET
     cells = grid.reshape(size, CELL_PX, size, CELL_PX, -1)[:, a:b:2, :, a:b:2]
-    inner = np.ascontiguousarray(cells.transpose(0, 2, 4, 1, 3)).reshape(size * size, grid.shape[-1], -1)
+    return _middle_lab(cells.transpose(0, 2, 4, 1, 3).reshape(size * size, grid.shape[-1], -1))
+
+
+def _middle_lab(inner: np.ndarray) -> np.ndarray:
+    """The per-channel middle value of each square's pixels (``inner``: squares x channels x pixels…, BGR bytes) in
+    8-bit Lab, float."""
+    inner = np.ascontiguousarray(inner).reshape(inner.shape[0], inner.shape[1], -1)
+    # bytes sorted by a radix sort (numpy's stable sort of 8-bit values): the same middle value as partitioning,
+    # about twice as fast on a board's squares
     faces = np.sort(inner, axis=2, kind="stable")[:, :, inner.shape[2] // 2][None]
     return bgr_to_lab8(faces)[0].astype(np.float32)
 

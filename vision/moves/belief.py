@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from tilecam.vision.connected import hand
@@ -50,9 +51,8 @@ class BoardMemory:
     def __init__(self) -> None:
         self.belief: Reading | None = None
         self.reference: Signature | None = None
-        self.previous: Signature | None = None      # the last frame's picture
-        self.moved: np.ndarray | None = None        # before a settle: squares that changed from a frame to the next
         self.last_frame: Signature | None = None    # the picture of the frame looked at last
+        self.moved: np.ndarray | None = None        # before a settle: squares that changed from a frame to the next
 
     def wanted(self, sig: Signature, doubted: bool = True) -> np.ndarray:
         """The squares a frame with signature ``sig`` must be read on (n x n, as ``sig``): those whose pixels changed
@@ -78,37 +78,36 @@ class BoardMemory:
         # the table).
         bare_still = np.array([[a == EMPTY == b for a, b in zip(now, before)]
                                for now, before in zip(reading.grid, believed.grid)]) & (self.reference is not None)
-        over = hand((covered | bare_still) & changed & self._moving(sig), covered)
+        step = (changed_squares(self.last_frame, sig) if self.last_frame is not None
+                and self.last_frame.size == sig.size else None)      # changed since the frame before (None: no such)
+        self.last_frame = sig
+        over = hand((covered | bare_still) & changed & self._moving(step, n), covered)
         # A hand leaving the play it has just made: a square or two still read covered, changed since the last frame,
         # beside a tile put down since the board settled. Too few to be a hand by their count, they are the hand at
         # the play: settling now would commit the play without the tile still under it (YAK as YA, then ..K as the
         # next player's). The tracker asks the capture loop for the next frame (``wants_another_read``): a hand has
         # gone by then, and a covered square lying still (glare beside a new tile) no longer holds the board.
-        step = (changed_squares(self.last_frame, sig) if self.last_frame is not None
-                and self.last_frame.size == sig.size else np.ones((n, n), bool))
-        self.last_frame = sig
         placed = np.array([[a not in (EMPTY, OCCLUDED) and b == EMPTY for a, b in zip(now, before)]
                            for now, before in zip(reading.grid, believed.grid)]) & changed & ~covered
-        lingering = covered & changed & step & ~over & _beside(placed)
+        lingering = covered & changed & (True if step is None else step) & ~over & _beside(placed)
         over = over | lingering
         kept = covered & changed & ~over
         mixed = _mix(reading, believed, (changed & ~kept) | (~covered & (believed.confidence < DOUBTED)))
         return Look(_covered_by(mixed, over), changed, _squares(over), _squares(kept), sig, _squares(lingering))
 
-    def _moving(self, sig: Signature) -> np.ndarray:
-        """Where a hand may be in the frame of signature ``sig``: after a settle, every square (what changed since
-        is judged by ``look``); before one — nothing to see change against, every square new — the squares whose
-        pixels changed from one frame to the next since the tracker began (or forgot). Something lying still over
-        the board since the first frame (a glare spot the reader reads as covered) is then no hand, and the board
-        can settle: a hand is new and moving, and one that came after the first frame has moved."""
+    def _moving(self, step: np.ndarray | None, n: int) -> np.ndarray:
+        """Where a hand may be on a board of ``n`` squares a side, ``step`` the squares changed since the frame
+        before (None: no frame before): after a settle, every square (what changed since is judged by ``look``);
+        before one — nothing to see change against, every square new — the squares whose pixels changed from one
+        frame to the next since the tracker began (or forgot). Something lying still over the board since the first
+        frame (a glare spot the reader reads as covered) is then no hand, and the board can settle: a hand is new and
+        moving, and one that came after the first frame has moved."""
         if self.reference is not None:
-            self.previous = self.moved = None
-            return np.ones((sig.size, sig.size), bool)
-        if self.previous is not None and self.previous.size == sig.size:
-            step = changed_squares(self.previous, sig)
+            self.moved = None
+            return np.ones((n, n), bool)
+        if step is not None:
             self.moved = step if self.moved is None else self.moved | step
-        self.previous = sig
-        return np.zeros((sig.size, sig.size), bool) if self.moved is None else self.moved
+        return np.zeros((n, n), bool) if self.moved is None else self.moved
 
     def settle(self, look: Look) -> None:
         """The board settled as ``look`` shows it: its reading is the belief, its picture the reference."""
@@ -116,7 +115,7 @@ class BoardMemory:
 
     def forget(self) -> None:
         """Nothing is believed any more (the board moved on the table: squares no longer line up)."""
-        self.belief = self.reference = self.previous = self.moved = self.last_frame = None
+        self.belief = self.reference = self.moved = self.last_frame = None
 
 
 class FirstChanges:
@@ -166,9 +165,7 @@ def _covered_by(reading: Reading, hand: np.ndarray) -> Reading:
 
 def _beside(mask: np.ndarray) -> np.ndarray:
     """The squares touching one of ``mask``'s (diagonals count), ``mask``'s own included."""
-    padded = np.pad(mask, 1)
-    n, m = mask.shape
-    return np.any([padded[1 + dr:1 + dr + n, 1 + dc:1 + dc + m] for dr in (-1, 0, 1) for dc in (-1, 0, 1)], axis=0)
+    return cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
 
 
 def _squares(mask: np.ndarray) -> tuple[tuple[int, int], ...]:
