@@ -142,6 +142,26 @@ def test_a_pause_mid_word_is_one_play_and_the_next_players_hook_is_a_play():
     assert placed(tr, cats, "bottom", (7, 10), 5.0) == ["play 8H ...S"]
 
 
+def test_a_tile_put_down_soon_after_a_play_with_no_hand_seen_is_its_player_going_on():
+    """Frames too sparse to show a hand (seed 21900: FEA.E committed as FEA. and then ....E as the next player's):
+    new tiles in the last play's line that first changed within a second of its commit are its player's; seconds
+    later they are the next player's play, as before; after a pass, the next player's whatever the time."""
+    cats = rows_with(("8H", "CATS"))
+
+    def s_after(seconds: float, passed: bool = False) -> list[str]:
+        tr = MoveTracker("english", lexicon=LEX, config=TrackerConfig(settle_readings=3))
+        assert placed(tr, rows_with(("8H", "CAT")), "bottom", (7, 8), 0.0) == ["play 8H CAT"]   # committed at 0.4
+        if passed:
+            tr.external("pass", 0.45)
+        # the frames' pixels show the S first changed then (a stream of readings has no pixels to say it)
+        tr.first_changes.squares = lambda rotation=0: {(7, 10): 0.4 + seconds}
+        return [str(e) for k in range(3) for e in tr.feed(Reading.from_rows(cats), 0.4 + seconds + 0.1 * k)]
+
+    assert s_after(0.5) == ["amend the last play to 8H CATS"]
+    assert s_after(3.0) == ["play 8H ...S"]
+    assert s_after(0.5, passed=True) == ["play 8H ...S"]
+
+
 def test_a_scripted_game_paused_mid_word_in_every_play_is_scored_as_played(shared_dir, monkeypatch):
     """Every play of a scripted game paused part-way (the simulated reader: arms from the players' sides): every
     placement right but where the rest of a word went down in a corner of the board (no side told); with the hands'

@@ -390,6 +390,24 @@ def test_a_blank_read_surely_bare_is_found_once_the_players_go_on_past_the_uncle
     assert [str(e) for e in events] == ["play 8H ...S"] and tr.board[6, 7].is_blank
 
 
+def test_two_plays_left_unclear_by_their_blanks_are_decided_first_when_a_third_goes_down():
+    """Two players' words down in one change (no settled frame between them, as a steep camera's few frames gave),
+    each with its blank read as the bare board: the board is unclear, the players go on, and the third play makes
+    more plays than one change holds. The board they went on past is decided first, then the third play on it
+    (seed 20603, steep camera: the rest of the game was lost before)."""
+    lex = Lexicon.from_words(["CAT", "ARC", "TOE", "CATS"])
+    # ARC down column H (its blank r at H7 read bare) and TOE down column J (its blank o at J9 read bare)
+    both = rows_with(("H6", "A"), ("J10", "E"), base=CAT)
+    tr = MoveTracker("english", lexicon=lex, board_rows=CAT, config=TrackerConfig(settle_readings=2))
+    assert run(tr, [Reading.from_rows(both)] * 4) == []
+    assert tr.status.startswith("unclear")
+    third = rows_with(("K8", "S"), base=both)
+    events = run(tr, [Reading.from_rows(third)] * 2, t0=1.0)
+    assert [str(e) for e in events] == ["play H6 Ar.", "play J8 .oE", "play 8H ...S"]
+    assert all("went on past" in e.note for e in events)
+    assert tr.board[6, 7].is_blank and tr.board[8, 9].is_blank
+
+
 def test_a_letter_read_surely_bare_is_found_once_the_players_go_on_and_kept_after():
     """As the blank above, with no blank left: the R of ARC read bare beyond doubt (a shadow over it as its play
     settled) is found by its words once the next play is down, and it reads bare on every board after."""

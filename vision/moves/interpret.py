@@ -12,7 +12,7 @@ What the new squares are (one play, two, the last play amended, nothing) is one 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from tilecam.engine.board import Board, Tile
@@ -126,3 +126,47 @@ def interpret(board: Board, reading: Reading, tileset: TileSet, lexicon: Any = N
                               earlier=result.earlier, ignored=result.ignored, note=result.note, score=result.score)
     names = ", ".join(square_name(r, c) for r, c in sorted(removed - last_squares)[:6])
     return Interpretation("disturbed", reason=f"tiles missing from {names} (moved or lifted): no move")
+
+
+def read_surely(reading: Reading, labels: Mapping[tuple[int, int], str]) -> Reading:
+    """``reading`` with each square of ``labels`` read surely as its label."""
+    grid = tuple("".join(labels.get((r, c), ch) for c, ch in enumerate(row)) for r, row in enumerate(reading.grid))
+    confidence, occluded = reading.confidence.copy(), reading.occluded.copy()
+    for r, c in labels:
+        confidence[r, c], occluded[r, c] = 1.0, False
+    alternatives = {s: a for s, a in reading.alternatives.items() if s not in labels}
+    return Reading(grid, confidence, occluded, alternatives)
+
+
+def interpret_in_turn(board: Board, reading: Reading, earlier: Iterable[tuple[int, int]], tileset: TileSet,
+                      lexicon: Any = None, last_play: Placement | None = None, policy: Weights | None = None,
+                      first_changed: Mapping[tuple[int, int], float] | None = None, one_player: bool = False,
+                      strays: Iterable[tuple[int, int]] = ()) -> Interpretation | None:
+    """A board left unclear (``earlier``: its new squares) that the players went on past, decided first as it lay
+    then — the players went on, so its gaps may hold a blank read bare (``went_on``) —, and what was put down since
+    decided on top of it. Without this, every later play adds to the unclear tiles until they are more plays than
+    one change may hold, and the game stalls for good. None where the earlier board still makes no play; the
+    earlier board's plays alone where what came since is not yet one (it waits, as any new play does)."""
+    earlier = set(earlier)
+    since = [s for s in diff_board(board, reading, (policy or Weights()).clear).added if s not in earlier]
+    past = interpret(board, read_surely(reading, dict.fromkeys(since, EMPTY)), tileset, lexicon, last_play, policy,
+                     first_changed,
+                     went_on=True, one_player=one_player, strays=strays)
+    if past.kind != "play" or past.candidate is None:
+        return None
+    plays = (*past.earlier, past.candidate)
+    after, found = board.copy(), {}
+    for cand in plays:
+        for r, c, tile in cand.placement.new_tiles():
+            after[r, c] = tile
+            if not reading.occupied(r, c):          # a tile found in a gap: it reads bare on this board too
+                found[r, c] = BLANK if tile.is_blank else tile.letter
+    note = "decided once the players went on past it" + (f"; {past.note}" if past.note else "")
+    rest = interpret(after, read_surely(reading, found), tileset, lexicon, past.candidate.placement, policy,
+                     first_changed, strays=strays)
+    if rest.kind != "play" or rest.candidate is None:
+        return replace(past, note=note) if past.earlier else past
+    return Interpretation("play", candidate=rest.candidate, earlier=plays + rest.earlier,
+                          ignored=tuple(sorted({*past.ignored, *rest.ignored})),
+                          note=note + (f"; {rest.note}" if rest.note else ""), score=past.score + rest.score,
+                          unreachable=rest.unreachable)

@@ -52,7 +52,7 @@ from tilecam.engine.move import Placement
 from tilecam.engine.tiles import TileSet
 from tilecam.vision.moves.events import DetectedEvent, TrackerError
 from tilecam.vision.moves.hands import HandSides, moving_squares
-from tilecam.vision.moves.interpret import Interpretation, diff_board, interpret
+from tilecam.vision.moves.interpret import Interpretation, diff_board, interpret, interpret_in_turn
 from tilecam.vision.moves.reach import unreachable
 from tilecam.vision.moves import reader as readers
 from tilecam.vision.moves import turned
@@ -73,6 +73,12 @@ log = logging.getLogger(__name__)
 #: down reads HOT as surely, both words), row 1 is not told yet: the first play waits for the next one, and the two
 #: are decided together in each turn (the second play's words tell).
 FIRST_PLAY_TURN_MARGIN = 0.5
+
+#: New tiles whose pixels first changed within this many seconds of the last play's commit are its player's, going
+#: on after a pause mid-word, where no hand was seen to say whose they are (sparse frames, a corner of the board):
+#: the next player's turn — the clock pressed, the board looked at, a reach to the rack and over the board — takes
+#: longer than that.
+GOING_ON_S = 1.0
 
 COMMIT_POLICIES = ("settle", "clock")
 
@@ -183,6 +189,7 @@ class MoveTracker:
                                                                             # read (unturned), its (height, width)
         self._last_side: int | None = None  # the side the last play's hand came from (None: not seen, or a turn
                                             # has passed since: a clock press, a pass, an exchange)
+        self._last_play_t: float | None = None  # when the last play was committed (None: a turn has passed since)
         self._misread: dict[tuple[int, int], tuple[str, int]] = {}   # square -> (letter read since, settles seen)
         self.blanks = BlankMemory()        # bare squares that read as blanks, blanks that read bare (.blanks)
         self._doubted: set[tuple[int, int]] = set()  # committed tiles whose letter the model gave under DOUBTED
@@ -214,7 +221,7 @@ class MoveTracker:
             raise TrackerError(f"a {board.size}x{board.size} board")
         # someone other than the camera changed the game (a pass or an exchange from the web or a button, an undo):
         # a turn may have gone by, so the next hand from the last play's side is no sign of its player going on
-        self._last_side = None
+        self._last_side = self._last_play_t = None
         if board == self.board:
             return
         self.board = board
@@ -231,14 +238,14 @@ class MoveTracker:
         nothing new is a scoreless turn). Under ``settle`` the press is only a hint to look now."""
         self._clock.append((t, player))
         self._settled_handled = False
-        self._last_side = None         # the turn is over: what is put down next is the next player's
+        self._last_side = self._last_play_t = None   # the turn is over: what is put down next is the next player's
         return []          # the next settled reading (the read the press asks for) decides
 
     def external(self, kind: str, t: float, player: int | None = None, count: int = 0) -> list[DetectedEvent]:
         """A pass or an exchange reported by a button or the web page (a camera cannot see them)."""
         if kind not in ("pass", "exchange"):
             raise TrackerError(f"unknown external event {kind!r}; pass or exchange")
-        self._last_side = None         # a turn passed since the last play
+        self._last_side = self._last_play_t = None   # a turn passed since the last play
         return [DetectedEvent(kind, t=t, player=player, count=count)]
 
     # ------------------------------------------------------------------------------------------ frames
@@ -446,6 +453,7 @@ class MoveTracker:
             one_hand = (result.kind == "play" and not result.earlier) or (result.kind == "amend"
                                                                           and result.candidate is None)
             self._last_side = side if one_hand else None
+            self._last_play_t = t if result.candidate is not None or result.amended is not None else None
             for earlier in result.earlier:      # two plays in one change: each says so (and how their order is known)
                 events.append(replace(self._play(earlier, t, None), note=result.note))
             if result.candidate is not None:
@@ -479,6 +487,8 @@ class MoveTracker:
         in_picture = self._in_picture(added)
         side = self.hand_sides.side(in_picture)
         same_hand = None if side is None or self._last_side is None else side == self._last_side
+        if same_hand is None and self._soon_after_last_play(added):
+            same_hand = True        # no hand seen, but too soon after the last play for the next player's turn
         one_player = self.hand_sides.one_side(in_picture)
 
         def once(went_on: bool) -> Interpretation:
@@ -492,16 +502,27 @@ class MoveTracker:
             return result, side
         # the tiles within reach (a stray read on and off is no tile taken away), or all when none is
         new = frozenset(added) - set(unreachable(self.board, added)) or frozenset(added)
-        self._went_on = self._went_on or pressed or (self._unclear is not None and new > self._unclear)
-        self._unclear = new
+        previous, self._unclear = self._unclear, new
+        self._went_on = self._went_on or pressed or (previous is not None and new > previous)
         if self._went_on:
             again = once(True)
+            if again.kind == "unclear" and previous is not None and previous < new:
+                # more plays than one change holds: the board they went on past first, then what came since
+                again = interpret_in_turn(self.board, reading, previous, self.tileset, self.lexicon, self.last_play,
+                                          self.config.resolve, self.first_changes.squares(self.rotation),
+                                          one_player=one_player, strays=self._strays) or again
             if again.kind != "unclear":
                 self._unclear, self._went_on = None, False
                 log.info("the players went on past an unclear board: a gap may hold a blank read bare, a tile "
                          "out of reach is left out")
                 return again, side
         return result, side
+
+    def _soon_after_last_play(self, added: Sequence[tuple[int, int]]) -> bool:
+        """The first of ``added`` changed in pixels within ``GOING_ON_S`` of the last play's commit."""
+        first = self.first_changes.squares(self.rotation)
+        times = [first[s] for s in added if s in first]
+        return self._last_play_t is not None and bool(times) and min(times) - self._last_play_t < GOING_ON_S
 
     def _learn_board(self) -> None:
         """At a settle, the committed tiles were not corrected since they were committed (a correction comes back
