@@ -107,6 +107,29 @@ def test_readings_turned_on_the_table_make_no_move_and_the_next_play_is_in_the_b
     assert [turn.turn for _, turn in tr.turns_seen] == [3, 3]
 
 
+def test_squares_no_play_can_reach_do_not_choose_the_first_plays_turn():
+    """UNION read upside down is NOINT (N, O, I look alike turned; its U read as T), a phony; read the right way it
+    is UNION, but that reading also took two squares by the far edge for blanks, which the upside-down one read bare
+    (seed 21301: the whole game then read upside down, 0/28). No play can reach those squares: they are left out of
+    every turn's decision, and the words choose the turn."""
+    from tilecam.vision.moves.interpret import interpret
+
+    tr = MoveTracker("english", lexicon=Lexicon.from_words(["UNION"]), config=TrackerConfig(settle_readings=1))
+    tr._reader = type("ToldByTiles", (), {"rotation_given": False})()
+    upside = Reading.from_rows(rows_with(("8D", "NOINT")), uncertain={(7, 7): [("T", 0.86), ("Y", 0.12)]})
+    edge = {(1, 0): [("?", 0.87), (".", 0.13)], (12, 0): [("?", 0.86), (".", 0.14)]}
+    right = rows_with(("8H", "UNION"), ("A2", "?"), ("A13", "?"))
+    readings = [upside, upside.rotated(1), Reading.from_rows(right, uncertain=edge), upside.rotated(3)]
+    tr._read_turned = lambda reading: (readings, ["picture read"] * 4)
+    taken = []
+    tr._read_from_now_on = lambda k, reading, raws: taken.append(k)
+    result = interpret(tr.board, upside, tr.tileset, tr.lexicon)
+    assert str(result.candidate.placement) == "8D NOINT"         # the reader's turn alone
+    _, chosen = tr._first_play_turn(upside, result)
+    assert str(chosen.candidate.placement) == "8H UNION" and taken == [2]
+    assert set(chosen.unreachable) == {(1, 0), (12, 0)}
+
+
 # ------------------------------------------------------------------------------------------ rendered frames
 
 

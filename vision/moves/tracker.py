@@ -650,9 +650,18 @@ class MoveTracker:
         readings, raws = self._read_turned(reading)
         if not raws:
             return reading, result          # the reader's turn not known yet: nothing read in the other turns
-        best, best_k = result, 0
-        others = [result] + [interpret(self.board, readings[k], self.tileset, self.lexicon, None, self.config.resolve,
-                                       self.first_changes.squares((self.rotation + k) % 4)) for k in (1, 2, 3)]
+        def decided(k: int) -> Interpretation:
+            # squares no play can reach are left out in every turn: read as a blank one way and bare another (a
+            # premium print, a glare by the edge), they would choose the turn, and they say nothing of the play
+            added = diff_board(self.board, readings[k], self.config.resolve.clear).added
+            return interpret(self.board, readings[k], self.tileset, self.lexicon, None, self.config.resolve,
+                             self.first_changes.squares((self.rotation + k) % 4),
+                             strays=unreachable(self.board, added))
+
+        others = [decided(k) for k in range(4)]
+        if others[0].kind != "play":
+            others[0] = result
+        best, best_k = others[0], 0
         for k in (1, 2, 3):
             other = others[k]
             if other.kind == "play" and other.score > best.score + (FIRST_PLAY_TURN_MARGIN if best_k == 0 else 0):
