@@ -45,6 +45,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     e.add_argument("--model", type=Path, help="tile model to evaluate (default the shipped one)")
     e.add_argument("--lexicon", default=None, metavar="NAME|PATH|none",
                    help="word list of each folder's games, as a game's setting (default: its tile set's; none)")
+    e.add_argument("--positions", choices=("labels", "games", "loose"), default="labels",
+                   help="read each folder's photos as games' positions unless a label is not one joined group of "
+                        "tiles (labels, the default), all as games' positions (games: as `tilecam read` reads a "
+                        "photo), or all as loose tiles (loose: `tilecam read --loose`)")
     e.add_argument("--out", type=Path, default=Path("out/eval-vision"), help="folder for the confusion matrices")
     e.add_argument("--threads", type=int, default=2)
     e.set_defaults(func=_eval)
@@ -85,4 +89,4 @@ def _eval(args: argparse.Namespace) -> int:
 
     return run_evaluation(renders=args.renders, real_dirs=args.real, model=args.model, out_dir=args.out,
                           threads=args.threads, first_render=args.first_render, empty=args.empty,
-                          tileset=args.tiles, lexicon=args.lexicon)
+                          tileset=args.tiles, lexicon=args.lexicon, positions=args.positions)

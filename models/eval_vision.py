@@ -50,6 +50,8 @@ class Tally:
     turns_told: int = 0         # photos whose row 1 the reader told (labels upright: the label's turn is the truth)
     turns_right: int = 0        # of them, told right
     loose: int = 0              # labels whose tiles are not one joined group (not a game's position)
+    as_games: bool = True       # the photos were read as games' positions (tiles joined, runs words)
+    positions: str = "yes"      # how the table says they were read (``evaluate_folder``'s ``positions``)
     tile_references: int = 0    # boards on which a premium kind's bare look was taken mostly from its tiles
     words: str = "-"            # the word list a game's runs of tiles were judged by ("-": none)
     log_loss: float = 0.0       # Σ −ln p(true class) over the scored squares with probabilities (calibration)
@@ -157,9 +159,8 @@ class Tally:
                                                          if self.log_loss_cells else "-"),
             "no board found": str(self.not_found),
             "row 1 told right": f"{self.turns_right}/{self.turns_told}" if self.turns_told else "-",
-            "read as games' positions (tiles joined)": (f"no: {self.loose} labels are not one group" if self.loose
-                                                        else "yes"),
-            "runs of tiles judged as words by": self.words if not self.loose else "-",
+            "read as games' positions (tiles joined)": self.positions,
+            "runs of tiles judged as words by": self.words if self.as_games else "-",
             "touched by the arm, read # (counted right)": str(self.unsure_touched),
             "boards with a kind's bare look taken from its tiles": str(self.tile_references),
             "corner error median / max": corner,
@@ -185,8 +186,14 @@ def _progress(done: int, total: int, what: str) -> None:
     print(f"\r  {what}: {done}/{total}", end="" if done < total else "\n", file=sys.stderr, flush=True)
 
 
+#: How ``evaluate_folder`` reads a folder's photos: ``labels`` as games' positions unless one of its labels is not one
+#: joined group of tiles (the figure of record), ``games`` every photo as a game's position (as ``tilecam read``
+#: reads a photo by default), ``loose`` every photo as tiles laid anywhere (``tilecam read --loose``).
+POSITIONS = ("labels", "games", "loose")
+
+
 def evaluate_folder(classifier: TileClassifier, folder: Path, tileset=None, name: str | None = None,
-                    lexicon=None) -> Tally:
+                    lexicon=None, positions: str = "labels") -> Tally:
     """Every labelled photo of ``folder`` read as a single photo (the turn told by the reader), scored in the turn
     of the reading that fits the label best. ``tileset`` None: every letter the model knows is allowed.
 
@@ -197,13 +204,17 @@ def evaluate_folder(classifier: TileClassifier, folder: Path, tileset=None, name
     tally = Tally(name or folder.name)
     photos = labelled_photos(folder)
     tally.loose = sum(not one_group(photo.board) for photo in photos)
+    tally.as_games = positions == "games" or (positions == "labels" and not tally.loose)
+    tally.positions = ("yes" if tally.as_games else "no") + (
+        f": {tally.loose} labels are not one group" if positions == "labels" and tally.loose else
+        f" (read so whatever the labels; {tally.loose} are not one group)" if positions != "labels" else "")
     if lexicon is not None:
         tally.words = Path(lexicon.source).stem if getattr(lexicon, "source", "") else "a word list"
     for i, photo in enumerate(photos):
         image = cv2.imread(str(photo.photo))
         label = f"{folder.name}/{photo.name}"
         try:
-            reading = read_board(image, classifier, tileset=tileset, rotation=None, settled=not tally.loose,
+            reading = read_board(image, classifier, tileset=tileset, rotation=None, settled=tally.as_games,
                                  lexicon=lexicon)
         except BoardNotFound:
             tally.add_not_found(list(photo.board), label)
@@ -366,7 +377,7 @@ def default_real_folders() -> list[Path]:
 
 def run_evaluation(renders: int = 0, real_dirs: list[Path] | None = None, model: Path | None = None,
                    out_dir: Path = Path("out/eval-vision"), threads: int = 2, first_render: int = 0,
-                   empty: int = 0, tileset="english", lexicon: str | None = None) -> int:
+                   empty: int = 0, tileset="english", lexicon: str | None = None, positions: str = "labels") -> int:
     from tilecam.core.lexicons import lexicon_for
 
     classifier = TileClassifier.load(model, threads=threads)
@@ -378,7 +389,8 @@ def run_evaluation(renders: int = 0, real_dirs: list[Path] | None = None, model:
             print(f"(no folder {folder}: skipped)", file=sys.stderr)
             continue
         tiles = own_tiles or tileset
-        tallies.append(evaluate_folder(classifier, folder, tiles, lexicon=lexicon_for(tiles, lexicon)))
+        tallies.append(evaluate_folder(classifier, folder, tiles, lexicon=lexicon_for(tiles, lexicon),
+                                       positions=positions))
     if renders:
         tallies.append(evaluate_renders(classifier, renders, first=first_render))
     if empty:

@@ -151,6 +151,15 @@ def test_a_labelled_folder_is_scored_in_the_turn_that_fits_and_a_missing_board_c
     judged = evaluate_folder(classifier=None, folder=game, lexicon=lexicon_for("english"))
     assert judged.row()["runs of tiles judged as words by"] == "enable1"
     assert evaluate_folder(classifier=None, folder=game).row()["runs of tiles judged as words by"] == "-"
+    # a label not one group reads the folder loose; the photos can be read as games (or loose) whatever the labels
+    row = evaluate_folder(classifier=None, folder=tmp_path, lexicon=lexicon_for("english")).row()
+    assert row["read as games' positions (tiles joined)"] == "no: 1 labels are not one group"
+    row = evaluate_folder(classifier=None, folder=tmp_path, lexicon=lexicon_for("english"), positions="games").row()
+    assert row["read as games' positions (tiles joined)"].startswith("yes (read so whatever the labels; 1 are not")
+    assert row["runs of tiles judged as words by"] == "enable1"
+    row = evaluate_folder(classifier=None, folder=game, lexicon=lexicon_for("english"), positions="loose").row()
+    assert row["read as games' positions (tiles joined)"].startswith("no (read so")
+    assert row["runs of tiles judged as words by"] == "-"
 
 
 def test_a_label_that_is_not_fifteen_by_fifteen_is_refused(tmp_path):
