@@ -21,7 +21,8 @@ that extend the last play in its line, put down from the side the last play's ha
 on after a pause mid-word (the last play amended, ``hand_side_odds`` for it); from another side, the next player's
 play (as much against the amendment). A change whose arms all came from one side is one player's: never two plays.
 Where no hand was seen (stills, a corner of the board, a turn passed since: a pass, a clock press), the extension is
-a misread's (``amend_odds``).
+a misread's (``amend_odds``) — unless its pixels first changed within a second of the last play's commit, too soon for
+the next player's turn: then the tracker takes it as the same hand's (``tracker.GOING_ON_S``).
 
 Once the players went on past a board with no legal reading (``went_on``: more tiles down since, or a clock press),
 a gap between tiles may hold a tile the reader read surely bare — a blank (``hidden_blank_odds``) or, rarer, a letter
