@@ -149,9 +149,9 @@ def interpret_in_turn(board: Board, reading: Reading, earlier: Iterable[tuple[in
     earlier board's plays alone where what came since is not yet one (it waits, as any new play does)."""
     earlier = set(earlier)
     since = [s for s in diff_board(board, reading, (policy or Weights()).clear).added if s not in earlier]
-    past = interpret(board, read_surely(reading, dict.fromkeys(since, EMPTY)), tileset, lexicon, last_play, policy,
-                     first_changed,
-                     went_on=True, one_player=one_player, strays=strays)
+    as_then = read_surely(reading, dict.fromkeys(since, EMPTY))     # the board as they went on past it
+    past = interpret(board, as_then, tileset, lexicon, last_play, policy, first_changed, went_on=True,
+                     one_player=one_player, strays=strays)
     if past.kind != "play" or past.candidate is None:
         return None
     plays = (*past.earlier, past.candidate)
