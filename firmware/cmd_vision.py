@@ -49,6 +49,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="read each folder's photos as games' positions unless a label is not one joined group of "
                         "tiles (labels, the default), all as games' positions (games: as `tilecam read` reads a "
                         "photo), or all as loose tiles (loose: `tilecam read --loose`)")
+    e.add_argument("--tile-height", type=float, default=0.0, metavar="SQUARES",
+                   help="read the real photos' squares from the plane of the tiles' faces, this far above the board "
+                        "(0.2 for real tiles; default 0: the board's plane)")
     e.add_argument("--out", type=Path, default=Path("out/eval-vision"), help="folder for the confusion matrices")
     e.add_argument("--threads", type=int, default=2)
     e.set_defaults(func=_eval)
@@ -89,4 +92,5 @@ def _eval(args: argparse.Namespace) -> int:
 
     return run_evaluation(renders=args.renders, real_dirs=args.real, model=args.model, out_dir=args.out,
                           threads=args.threads, first_render=args.first_render, empty=args.empty,
-                          tileset=args.tiles, lexicon=args.lexicon, positions=args.positions)
+                          tileset=args.tiles, lexicon=args.lexicon, positions=args.positions,
+                          tile_height=args.tile_height)

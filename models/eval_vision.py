@@ -193,7 +193,7 @@ POSITIONS = ("labels", "games", "loose")
 
 
 def evaluate_folder(classifier: TileClassifier, folder: Path, tileset=None, name: str | None = None,
-                    lexicon=None, positions: str = "labels") -> Tally:
+                    lexicon=None, positions: str = "labels", tile_height: float = 0.0) -> Tally:
     """Every labelled photo of ``folder`` read as a single photo (the turn told by the reader), scored in the turn
     of the reading that fits the label best. ``tileset`` None: every letter the model knows is allowed.
 
@@ -215,7 +215,7 @@ def evaluate_folder(classifier: TileClassifier, folder: Path, tileset=None, name
         label = f"{folder.name}/{photo.name}"
         try:
             reading = read_board(image, classifier, tileset=tileset, rotation=None, settled=tally.as_games,
-                                 lexicon=lexicon)
+                                 lexicon=lexicon, tile_height=tile_height)
         except BoardNotFound:
             tally.add_not_found(list(photo.board), label)
             continue
@@ -377,7 +377,8 @@ def default_real_folders() -> list[Path]:
 
 def run_evaluation(renders: int = 0, real_dirs: list[Path] | None = None, model: Path | None = None,
                    out_dir: Path = Path("out/eval-vision"), threads: int = 2, first_render: int = 0,
-                   empty: int = 0, tileset="english", lexicon: str | None = None, positions: str = "labels") -> int:
+                   empty: int = 0, tileset="english", lexicon: str | None = None, positions: str = "labels",
+                   tile_height: float = 0.0) -> int:
     from tilecam.core.lexicons import lexicon_for
 
     classifier = TileClassifier.load(model, threads=threads)
@@ -390,7 +391,7 @@ def run_evaluation(renders: int = 0, real_dirs: list[Path] | None = None, model:
             continue
         tiles = own_tiles or tileset
         tallies.append(evaluate_folder(classifier, folder, tiles, lexicon=lexicon_for(tiles, lexicon),
-                                       positions=positions))
+                                       positions=positions, tile_height=tile_height))
     if renders:
         tallies.append(evaluate_renders(classifier, renders, first=first_render))
     if empty:

@@ -21,6 +21,7 @@ from tilecam.vision.locate import BoardLocation, LocateConfig, locate_board
 from tilecam.vision.presence import judged_by_faces
 from tilecam.vision.connected import hands_only, joined
 from tilecam.vision.tilecounts import tile_caps, within_tile_counts
+from tilecam.vision.raised import lifted_corners
 from tilecam.vision.warp import cut_cells, homography_to_rectified, warp_board
 from tilecam.vision.words import as_words
 
@@ -124,7 +125,7 @@ def turn_squares(squares: np.ndarray, k: int) -> np.ndarray:
 def read_board(image: np.ndarray, classifier: TileClassifier, tileset="english", hint=None,
                rotation: int | None = 0, cfg: LocateConfig = LocateConfig(),
                references: np.ndarray | None = None, adapter=None, size: int | None = None,
-               settled: bool = True, lexicon=None) -> BoardReading:
+               settled: bool = True, lexicon=None, tile_height: float = 0.0) -> BoardReading:
     """Read every square of the board in ``image``.
 
     ``size``: the board's squares a side, 15 or 21 (Super Scrabble); None: ``cfg.size`` (15 by default). The same
@@ -136,7 +137,10 @@ def read_board(image: np.ndarray, classifier: TileClassifier, tileset="english",
     ``adapter``: a board profile's adaptation (embedding, logits → logits), learnt from this board's tiles.
     ``settled``: a photo of a game's board between turns, whose tiles all hang together (``connected.joined``);
     False for a board that may be seen mid-play (the tracker's frames). ``lexicon``: the game's word list, by which
-    a settled board's runs of tiles are words (``words.as_words``); None: not judged.
+    a settled board's runs of tiles are words (``words.as_words``); None: not judged. ``tile_height``: how far the
+    tiles' faces stand above the board (squares; ``raised.TILE_FACE_HEIGHT`` for real tiles): the squares are cut
+    from the plane of the faces (``raised.lifted_corners``), which a camera low over an edge sees up the picture
+    from the board's; 0: from the board's plane.
     Raises ``BoardNotFound`` when there is no board in the frame.
     """
     from tilecam.vision.orient import reading_turned, upright_turn
@@ -152,7 +156,7 @@ def read_board(image: np.ndarray, classifier: TileClassifier, tileset="english",
     t1 = time.perf_counter()
     turn = rotation or 0
     corners = rotate_corners(location.corners, turn)
-    warped = warp_board(image, corners, size)
+    warped = warp_board(image, lifted_corners(corners, image.shape, size, tile_height), size)
     crops = cut_cells(warped, size)
     refs = references_from_board(crops) if references is None else references
     t2 = time.perf_counter()

@@ -1,0 +1,52 @@
+"""The plane of the tiles' faces from the board's grid alone: the camera a homography implies, and the grid lifted."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tilecam.vision.raised import Camera, camera_of, lifted_corners
+
+FRAME = (1080, 1920)
+BOARD = np.float64([[0, 0, 0], [15, 0, 0], [15, 15, 0], [0, 15, 0]])     # CORNER_ORDER, in squares
+
+
+def camera(tilt: float, roll: float = 0.0, f: float = 1400.0, distance: float = 40.0) -> Camera:
+    """A camera ``distance`` squares from the board's centre, tilted ``tilt`` degrees from straight above it."""
+    a, b = np.radians(tilt), np.radians(roll)
+    tilt_m = np.array([[1, 0, 0], [0, np.cos(a), np.sin(a)], [0, -np.sin(a), np.cos(a)]])
+    roll_m = np.array([[np.cos(b), -np.sin(b), 0], [np.sin(b), np.cos(b), 0], [0, 0, 1]])
+    r = roll_m @ tilt_m
+    t = np.array([0, 0, distance]) - r @ np.array([7.5, 7.5, 0])
+    up = -r[:, 2] if r[:, 2] @ t > 0 else r[:, 2]
+    return Camera(f, np.float64([FRAME[1] / 2, FRAME[0] / 2]), r[:, 0], r[:, 1], up, t)
+
+
+@pytest.mark.parametrize("tilt, roll", [(45, 0), (30, 10), (60, -20), (20, 95)])
+def test_the_camera_and_the_plane_of_the_faces_follow_from_the_grid(tilt, roll):
+    true = camera(tilt, roll)
+    corners = true.project(BOARD)
+    found = camera_of(corners, FRAME)
+    assert found is not None and found.f == pytest.approx(1400.0, rel=1e-6)
+    lifted = lifted_corners(corners, FRAME, height=0.2)
+    assert np.abs(lifted - true.project(BOARD + [0, 0, 0.2])).max() < 1e-3
+    # a low camera sees the faces well up the picture from the board: a few pixels here, more than a tenth of a square
+    assert np.abs(lifted - corners).max() > 3
+
+
+def test_a_view_from_straight_above_keeps_the_grid():
+    corners = camera(0).project(BOARD)
+    assert camera_of(corners, FRAME) is None
+    assert (lifted_corners(corners, FRAME) == corners.astype(np.float32)).all()
+
+
+def test_the_lift_does_not_depend_on_which_corner_is_row_1():
+    corners = camera(45, 10).project(BOARD)
+    lifted = lifted_corners(corners, FRAME)
+    for k in range(1, 4):
+        assert np.abs(lifted_corners(np.roll(corners, -k, axis=0), FRAME) - np.roll(lifted, -k, axis=0)).max() < 1e-3
+
+
+def test_height_zero_is_the_board():
+    corners = camera(45).project(BOARD)
+    assert (lifted_corners(corners, FRAME, height=0.0) == corners.astype(np.float32)).all()
