@@ -50,3 +50,17 @@ def test_the_lift_does_not_depend_on_which_corner_is_row_1():
 def test_height_zero_is_the_board():
     corners = camera(45).project(BOARD)
     assert (lifted_corners(corners, FRAME, height=0.0) == corners.astype(np.float32)).all()
+
+
+def test_whether_a_tile_lies_there_is_the_boards_plane_and_which_tile_the_faces():
+    from tilecam.vision.raised import which_tile_from_faces
+
+    classes = (".", "#", "A", "B", "?")
+    board = np.array([[0.1, 0.0, 0.2, 0.7, 0.0],       # a tile (the board's plane shows the face of the one below)
+                      [0.9, 0.1, 0.0, 0.0, 0.0]])      # bare
+    faces = np.array([[0.0, 0.2, 0.8, 0.0, 0.0],       # the face: an A (and the margin beyond, read covered)
+                      [0.0, 0.6, 0.2, 0.0, 0.2]])      # beyond the far edge: the board's margin, read covered
+    out = which_tile_from_faces(board, faces, classes)
+    assert out[0] == pytest.approx([0.1, 0.0, 0.9, 0.0, 0.0])
+    assert out[1] == pytest.approx(board[1])           # nothing of a tile to share out: as read on the board
+    assert out.sum(axis=1) == pytest.approx([1, 1])

@@ -93,3 +93,19 @@ def lifted_corners(corners: np.ndarray, image_shape: tuple[int, ...], size: int 
         return corners
     points = np.hstack([_board_square(size), np.full((4, 1), height)])
     return camera.project(points).astype(np.float32)
+
+
+def which_tile_from_faces(board: np.ndarray, faces: np.ndarray, classes: tuple[str, ...]) -> np.ndarray:
+    """Each square's class probabilities (rows) with *whether* a tile lies there read on the board's plane
+    (``board``: bare ``.`` and covered ``#`` as read there) and *which* tile read on the plane of the faces
+    (``faces``: its tile classes, renormalised): a bare square lies on the board, where the plane of the faces would
+    show the square beyond it (at the far edge, the board's margin, read covered), and a tile's letter on its face,
+    which the board's plane shows across the square's edge."""
+    board, faces = np.asarray(board, np.float64), np.asarray(faces, np.float64)
+    not_tile = np.isin(np.asarray(classes), [".", "#"])
+    tile_share = faces[:, ~not_tile].sum(axis=1, keepdims=True)
+    out = board.copy()
+    ok = tile_share[:, 0] > 0
+    out[np.ix_(ok, ~not_tile)] = (1 - board[ok][:, not_tile].sum(axis=1, keepdims=True)) * \
+        faces[ok][:, ~not_tile] / tile_share[ok]
+    return out

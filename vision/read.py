@@ -15,13 +15,13 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from tilecam.vision.classify import BLANK, EMPTY, OCCLUDED, TileClassifier
+from tilecam.vision.classify import BLANK, EMPTY, OCCLUDED, SURELY_BARE, TileClassifier
 from tilecam.vision.context import face_colours, references_from_board
 from tilecam.vision.locate import BoardLocation, LocateConfig, locate_board
 from tilecam.vision.presence import judged_by_faces
 from tilecam.vision.connected import hands_only, joined
 from tilecam.vision.tilecounts import tile_caps, within_tile_counts
-from tilecam.vision.raised import lifted_corners
+from tilecam.vision.raised import lifted_corners, which_tile_from_faces
 from tilecam.vision.warp import cut_cells, homography_to_rectified, warp_board
 from tilecam.vision.words import as_words
 
@@ -138,9 +138,9 @@ def read_board(image: np.ndarray, classifier: TileClassifier, tileset="english",
     ``settled``: a photo of a game's board between turns, whose tiles all hang together (``connected.joined``);
     False for a board that may be seen mid-play (the tracker's frames). ``lexicon``: the game's word list, by which
     a settled board's runs of tiles are words (``words.as_words``); None: not judged. ``tile_height``: how far the
-    tiles' faces stand above the board (squares; ``raised.TILE_FACE_HEIGHT`` for real tiles): the squares are cut
-    from the plane of the faces (``raised.lifted_corners``), which a camera low over an edge sees up the picture
-    from the board's; 0: from the board's plane.
+    tiles' faces stand above the board (squares; ``raised.TILE_FACE_HEIGHT`` for real tiles): whether a square holds
+    a tile is read on the board's plane, which tile on the plane of the faces (``tiles_read_on_their_faces``), which
+    a camera low over an edge sees up the picture from the board's; 0: everything on the board's plane.
     Raises ``BoardNotFound`` when there is no board in the frame.
     """
     from tilecam.vision.orient import reading_turned, upright_turn
@@ -156,7 +156,7 @@ def read_board(image: np.ndarray, classifier: TileClassifier, tileset="english",
     t1 = time.perf_counter()
     turn = rotation or 0
     corners = rotate_corners(location.corners, turn)
-    warped = warp_board(image, lifted_corners(corners, image.shape, size, tile_height), size)
+    warped = warp_board(image, corners, size)
     crops = cut_cells(warped, size)
     refs = references_from_board(crops) if references is None else references
     t2 = time.perf_counter()
@@ -176,11 +176,29 @@ def read_board(image: np.ndarray, classifier: TileClassifier, tileset="english",
     # the board's turn known, the squares not surely bare are read again in moved views (``in_views``)
     logits, embedding = classifier.in_views(crops, refs, logits, embedding)
     probs = classifier.calibrated(logits if adapter is None else adapter(embedding, logits), letters)
+    probs = tiles_read_on_their_faces(image, corners, size, probs, refs, classifier, letters, tile_height)
     probs, _ = judged_by_faces(probs, classifier.classes, face_colours(crops), face_colours(refs))
     t3 = time.perf_counter()
     return reading_of(probs, classifier.classes, corners, warped, location, turn, embedding, refs, logits,
                       {"localise": (t1 - t0) * 1000, "rectify": (t2 - t1) * 1000, "classify": (t3 - t2) * 1000,
                        "total": (t3 - t0) * 1000}, tile_caps(classifier.classes, tileset), settled, lexicon)
+
+
+def tiles_read_on_their_faces(image: np.ndarray, corners: np.ndarray, size: int, probs: np.ndarray,
+                              refs: np.ndarray, classifier: TileClassifier, letters, tile_height: float) -> np.ndarray:
+    """``probs`` (read on the board's plane) with the squares that may hold a tile (not surely bare or covered) read
+    again on the plane of the tiles' faces, ``tile_height`` above the board (``raised``), and which tile taken from
+    there; ``probs`` as they are where the camera is not told or ``tile_height`` is 0."""
+    lifted = lifted_corners(corners, image.shape, size, tile_height)
+    ask = np.flatnonzero(classifier.bare_or_covered(probs) < SURELY_BARE)
+    if not len(ask) or np.array_equal(lifted, np.asarray(corners, np.float32).reshape(4, 2)):
+        return probs
+    faces = cut_cells(warp_board(image, lifted, size), size)[ask]
+    logits, embedding = classifier.run(faces, refs[ask])
+    logits, _ = classifier.in_views(faces, refs[ask], logits, embedding)     # as the board's plane was read
+    out = np.array(probs, copy=True)
+    out[ask] = which_tile_from_faces(probs[ask], classifier.calibrated(logits, letters), classifier.classes)
+    return out
 
 
 def reading_of(probs: np.ndarray, classes, corners, warped, location, rotation, embedding, references, logits,
