@@ -28,6 +28,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--lexicon", default=None, metavar="NAME|PATH|none",
                    help="word list a game's runs of tiles are words of, as a game's setting (default: the tile "
                         "set's, enable1 for English; none: not judged)")
+    p.add_argument("--tile-height", type=float, default=0.0, metavar="SQUARES",
+                   help="read which tile lies on a square from the plane of the tiles' faces, this far above the "
+                        "board (0.2 for real tiles, for a camera low over the board's edge; default 0: the board's "
+                        "plane)")
     p.add_argument("--threads", type=int, default=2, help="onnxruntime threads (default 2)")
     p.set_defaults(func=_read)
 
@@ -73,7 +77,7 @@ def _read(args: argparse.Namespace) -> int:
         classifier = TileClassifier.load(args.model, threads=args.threads)
         lexicon = None if args.loose else lexicon_for(args.tiles, args.lexicon)
         reading = read_board(image, classifier, tileset=args.tiles, rotation=args.rotation, size=args.size,
-                             settled=not args.loose, lexicon=lexicon)
+                             settled=not args.loose, lexicon=lexicon, tile_height=args.tile_height)
     except BoardNotFound as exc:
         print(f"tilecam read: no board found in {args.image}: {exc}", file=sys.stderr)
         return 1
