@@ -302,6 +302,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="game G's empty-board photo, put through first (repeatable)")
     p.add_argument("--games", default="", help="comma-separated games to run (default: all)")
     p.add_argument("--lexicon", default=None, help="as tilecam replay's --lexicon (default: the tile set's)")
+    p.add_argument("--tile-height", type=float, default=0.0, metavar="SQUARES",
+                   help="read which tile from the plane of the tiles' faces, this far above the board (0.2 for real "
+                        "tiles; default 0: the board's plane)")
     p.add_argument("--details", action="store_true", help="list every move not right, and each game's run")
     p.add_argument("--learn", action="store_true",
                    help="the tracker learns the board from its committed tiles (off on the device by default)")
@@ -326,7 +329,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"tilecam bench stills: {exc}", file=sys.stderr)
         return 2
     try:
-        reader = reader_module.default_reader(tiles, model=args.model)
+        reader = reader_module.default_reader(tiles, model=args.model, tile_height=args.tile_height)
     except (ImportError, OSError, ValueError) as exc:
         print(f"tilecam bench stills: the vision reader is not available: {exc}", file=sys.stderr)
         return 2
@@ -334,7 +337,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for game in games:
         # a new reader per game: each game is its own board and camera (its turn is learnt again)
         if results:
-            reader = reader_module.default_reader(tiles, model=args.model)
+            reader = reader_module.default_reader(tiles, model=args.model, tile_height=args.tile_height)
         r = run_game(game, tiles, reader, lexicon, settings.lexicon, learn=args.learn, settings=settings,
                      rack_size=rules.rack_size)
         results.append(r)

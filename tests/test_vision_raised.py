@@ -64,3 +64,39 @@ def test_whether_a_tile_lies_there_is_the_boards_plane_and_which_tile_the_faces(
     assert out[0] == pytest.approx([0.1, 0.0, 0.9, 0.0, 0.0])
     assert out[1] == pytest.approx(board[1])           # nothing of a tile to share out: as read on the board
     assert out.sum(axis=1) == pytest.approx([1, 1])
+
+
+def test_only_the_squares_asked_for_that_may_hold_a_tile_are_read_on_the_faces():
+    """The tracker reads again only the squares that changed: those of them not surely bare are read on the faces'
+    plane, every other square keeps its probabilities; with no height nothing is read."""
+    from tilecam.vision.read import tiles_read_on_their_faces
+
+    class Stub:                      # reads every face as a B, counting the squares it was given
+        classes = (".", "#", "A", "B")
+        seen: list[int] = []
+
+        def bare_or_covered(self, probs):
+            return probs[:, :2].sum(axis=1)
+
+        def run(self, crops, refs):
+            self.seen.append(len(crops))
+            return np.tile([0.0, 0.0, 0.0, 9.0], (len(crops), 1)), None
+
+        def in_views(self, crops, refs, logits, embedding):
+            return logits, embedding
+
+        def calibrated(self, logits, letters=None):
+            z = np.exp(logits - logits.max(axis=1, keepdims=True))
+            return z / z.sum(axis=1, keepdims=True)
+
+    corners = camera(45).project(BOARD)
+    image = np.zeros(FRAME + (3,), np.uint8)
+    probs = np.tile([1.0, 0.0, 0.0, 0.0], (225, 1))
+    probs[[5, 6, 7]] = [0.1, 0.0, 0.9, 0.0]                   # three squares read as an A on the board's plane
+    refs = np.zeros((225, 40, 40, 3), np.uint8)
+    stub = Stub()
+    out = tiles_read_on_their_faces(image, corners, 15, probs, refs, stub, None, 0.2, rows=[5, 6, 100])
+    assert stub.seen == [2]                                    # 5 and 6: asked for and maybe a tile; 100 bare
+    assert out[5] == pytest.approx([0.1, 0.0, 0.0, 0.9], abs=1e-3) and (out[7] == probs[7]).all()
+    assert (tiles_read_on_their_faces(image, corners, 15, probs, refs, stub, None, 0.0) == probs).all()
+    assert stub.seen == [2]

@@ -22,7 +22,7 @@ from tilecam.vision.presence import judged_by_faces
 from tilecam.vision.connected import hands_only, joined
 from tilecam.vision.tilecounts import tile_caps, within_tile_counts
 from tilecam.vision.raised import lifted_corners, which_tile_from_faces
-from tilecam.vision.warp import cut_cells, homography_to_rectified, warp_board
+from tilecam.vision.warp import cut_cell, cut_cells, homography_to_rectified, warp_board
 from tilecam.vision.words import as_words
 
 SIZE = 15                   # the classic board's squares a side; Super Scrabble's board is read with size=21
@@ -185,15 +185,21 @@ def read_board(image: np.ndarray, classifier: TileClassifier, tileset="english",
 
 
 def tiles_read_on_their_faces(image: np.ndarray, corners: np.ndarray, size: int, probs: np.ndarray,
-                              refs: np.ndarray, classifier: TileClassifier, letters, tile_height: float) -> np.ndarray:
+                              refs: np.ndarray, classifier: TileClassifier, letters, tile_height: float,
+                              rows=None) -> np.ndarray:
     """``probs`` (read on the board's plane) with the squares that may hold a tile (not surely bare or covered) read
     again on the plane of the tiles' faces, ``tile_height`` above the board (``raised``), and which tile taken from
-    there; ``probs`` as they are where the camera is not told or ``tile_height`` is 0."""
+    there; ``probs`` as they are where the camera is not told or ``tile_height`` is 0. ``rows``: only these squares
+    (row-major indices; None: all)."""
+    if not tile_height:
+        return probs
     lifted = lifted_corners(corners, image.shape, size, tile_height)
-    ask = np.flatnonzero(classifier.bare_or_covered(probs) < SURELY_BARE)
+    rows = np.arange(len(probs)) if rows is None else np.asarray(rows, int)
+    ask = rows[classifier.bare_or_covered(probs[rows]) < SURELY_BARE] if len(rows) else rows
     if not len(ask) or np.array_equal(lifted, np.asarray(corners, np.float32).reshape(4, 2)):
         return probs
-    faces = cut_cells(warp_board(image, lifted, size), size)[ask]
+    warped = warp_board(image, lifted, size)
+    faces = np.stack([cut_cell(warped, int(i) // size, int(i) % size) for i in ask])
     logits, embedding = classifier.run(faces, refs[ask])
     logits, _ = classifier.in_views(faces, refs[ask], logits, embedding)     # as the board's plane was read
     out = np.array(probs, copy=True)

@@ -45,8 +45,9 @@ class VisionReader:
     ``size``: the board's squares a side (15, or 21 for Super Scrabble's board)."""
 
     def __init__(self, classifier: Any, tileset: str, rotation: int | None, profile: Any = None,
-                 size: int = 15) -> None:
+                 size: int = 15, tile_height: float = 0.0) -> None:
         self.classifier = classifier
+        self.tile_height = tile_height   # which tile read on the plane of the faces this far up (``read_board``)
         self.tileset = tileset
         self.rotation = rotation
         self.rotation_given = rotation is not None     # row 1 set by the calibration, not told from the tiles
@@ -72,7 +73,7 @@ class VisionReader:
         # the last location is the hint: kept while it still fits the frame, found again when the board moved
         reading = read_board(image, classifier, tileset=tileset, hint=self.hint, rotation=self.rotation or 0,
                              references=self._references(self.rotation or 0), adapter=self.adapter, size=self.size,
-                             settled=False)
+                             settled=False, tile_height=self.tile_height)
         self.hint = getattr(reading, "location", None)
         # Until the turn is known, every read of a board with no hand over it tells it from all four readings
         # (``orient.upright_turn``: a letter lying sideways or upside down may read as a bare square, so the
@@ -102,7 +103,8 @@ class VisionReader:
                 if found.rotation:
                     reading = read_board(image, classifier, tileset=tileset, hint=reading.location,
                                          rotation=found.rotation, references=self._references(found.rotation),
-                                         adapter=self.adapter, size=self.size, settled=False)
+                                         adapter=self.adapter, size=self.size, settled=False,
+                                         tile_height=self.tile_height)
         self.last = reading
         self.squares_read.append(self.size * self.size)
         self.classify_s.append(reading.timings.get("classify", 0.0) / 1000)
@@ -129,7 +131,7 @@ class VisionReader:
         from tilecam.vision.locate import LocateConfig, locate_board
         from tilecam.vision.moves.change import signature
         from tilecam.vision.presence import judged_by_faces
-        from tilecam.vision.read import letters_of, reading_of, rotate_corners
+        from tilecam.vision.read import letters_of, reading_of, rotate_corners, tiles_read_on_their_faces
         from tilecam.vision.tilecounts import tile_caps
         from tilecam.vision.context import square_faces
         from tilecam.vision.warp import cut_cell, warp_board
@@ -161,6 +163,8 @@ class VisionReader:
                 embedding[index], logits[index] = e, z
             z = z if self.adapter is None or e is None else self.adapter(e, z)
             probs[index] = self.classifier.calibrated(z, letters_of(self.tileset))
+            probs = tiles_read_on_their_faces(image, corners, self.size, probs, last.references, self.classifier,
+                                              letters_of(self.tileset), self.tile_height, rows=index)
             probs, _ = judged_by_faces(probs, self.classifier.classes, square_faces(warped, self.size),
                                        self._reference_faces(last.references), rows=index)
         t2 = time.perf_counter()
@@ -254,7 +258,7 @@ class VisionReader:
 
 
 def default_reader(tileset: str, threads: int = 1, model: Any = None, rotation: int | None = None,
-                   profile: Any = None, size: int = 15) -> VisionReader:
+                   profile: Any = None, size: int = 15, tile_height: float = 0.0) -> VisionReader:
     """The vision pipeline as a reader: ``read_board`` with the tile model (``model``: a path, None = the shipped
     one; ``threads`` onnxruntime threads), the last location as the hint.
 
@@ -264,11 +268,13 @@ def default_reader(tileset: str, threads: int = 1, model: Any = None, rotation: 
     (it matches the committed tiles against the board read in each turn, :meth:`VisionReader.turned`, and turns
     the reader, :meth:`VisionReader.turn`). ``profile``: the board's profile (``vision.profile``, ``tilecam
     calibrate``): its squares' bare looks are the references and its grid the first hint; ``ProfileError`` when
-    it is of another board's size. ``size``: the board's squares a side, 15 or 21 (Super Scrabble)."""
+    it is of another board's size. ``size``: the board's squares a side, 15 or 21 (Super Scrabble).
+    ``tile_height``: which tile read on the plane of the tiles' faces this far above the board (``read_board``; the
+    board read turned on the table, ``turned``, stays on the board's plane); 0: the board's plane."""
     from tilecam.vision.classify import TileClassifier
 
     if profile is not None and profile.size != size:
         from tilecam.vision.profile import ProfileError
 
         raise ProfileError(f"the board profile is of a {profile.size}x{profile.size} board, not {size}x{size}")
-    return VisionReader(TileClassifier.load(model, threads=threads), tileset, rotation, profile, size)
+    return VisionReader(TileClassifier.load(model, threads=threads), tileset, rotation, profile, size, tile_height)
