@@ -1,6 +1,6 @@
 """Tiles stand above the board: the plane of their faces, as the camera sees it.
 
-    the grid's corners (image pixels) ──camera_of──▶ the camera (focal length, pose) the board's homography implies
+    the grid's corners (image pixels) ──camera_of──▶ the camera (focal length, pose) its homography implies
         ──lifted_corners──▶ the corners of the plane a tile's thickness above the board
 
 A tile is about a fifth of a square thick. Seen from straight above its face lies over its square; seen from low over
