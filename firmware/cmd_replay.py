@@ -53,6 +53,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="frame rate of a folder of frames (the capture loop's stillness is measured in it)")
     p.add_argument("--lettered-rows", action="store_true", help="write ScrabScrap's transposed coordinates")
     p.add_argument("--model", default=None, help="tile model (default models/tiles.onnx)")
+    p.add_argument("--tile-height", type=float, default=0.0, metavar="SQUARES",
+                   help="read which tile from the plane of the tiles' faces, this far above the board (0.2 for real "
+                        "tiles under a camera low over the board's edge; default 0: the board's plane)")
     p.set_defaults(func=_replay)
 
     r = subparsers.add_parser("render-game", help="render a GCG game as frames of a synthetic video, with truth")
@@ -188,7 +191,7 @@ def _replay(args: argparse.Namespace) -> int:
     with temporary_game(players, tiles, lexicon, args.lexicon or "enable1", settings=settings) as service:
         rows = service.state()["board"]
         try:
-            reader = default_reader(tiles, model=args.model, size=len(rows))
+            reader = default_reader(tiles, model=args.model, size=len(rows), tile_height=args.tile_height)
         except (ImportError, OSError, ValueError) as exc:
             print(f"tilecam replay: the vision reader is not available: {exc}", file=sys.stderr)
             return 2

@@ -108,7 +108,7 @@ def test_replay_command_end_to_end_with_a_stand_in_reader(tmp_path, monkeypatch,
     for i, _ in enumerate(boards, 1):
         cv2.imwrite(str(frames / f"image-{i}.png"), _coded_image(i))
 
-    def fake_reader(_tileset, model=None, size=15):
+    def fake_reader(_tileset, model=None, size=15, tile_height=0.0):
         return lambda image: Reading.from_rows(boards[int(image[0, 0, 1]) // 10 - 1])
 
     monkeypatch.setattr(reader_module, "default_reader", fake_reader)
@@ -134,7 +134,7 @@ def test_replay_of_a_nine_tile_game_takes_a_play_of_nine_tiles(tmp_path, monkeyp
     frames = tmp_path / "frames"
     frames.mkdir()
     cv2.imwrite(str(frames / "image-1.png"), _coded_image(1))
-    monkeypatch.setattr(reader_module, "default_reader", lambda _tileset, model=None, size=15:
+    monkeypatch.setattr(reader_module, "default_reader", lambda _tileset, model=None, size=15, tile_height=0.0:
                         lambda image: Reading.from_rows(boards[int(image[0, 0, 1]) // 10 - 1]))
     out = tmp_path / "game.gcg"
     assert cli.main(["replay", str(frames), "--gcg", str(out), "--stills", "--lexicon", "none",
@@ -149,7 +149,7 @@ def test_replay_says_why_nothing_was_recorded(tmp_path, monkeypatch, capsys):
     for i in (1, 2, 3):
         cv2.imwrite(str(frames / f"image-{i}.png"), _coded_image(i))
 
-    def no_board(_tileset, model=None, size=15):
+    def no_board(_tileset, model=None, size=15, tile_height=0.0):
         def read(image):
             raise ValueError("no board found: too few grid lines")
         return read
