@@ -30,6 +30,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from tilecam.firmware.cmd_vision import add_tile_height_option
 from tilecam.firmware.sources import FolderSource, Frame
 from tilecam.vision.labelled import LABEL_SUFFIX, MOVE_PHOTO, PHOTO_SUFFIXES, LabelError, games_in
 
@@ -302,9 +303,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="game G's empty-board photo, put through first (repeatable)")
     p.add_argument("--games", default="", help="comma-separated games to run (default: all)")
     p.add_argument("--lexicon", default=None, help="as tilecam replay's --lexicon (default: the tile set's)")
-    p.add_argument("--tile-height", type=float, default=0.0, metavar="SQUARES",
-                   help="read which tile from the plane of the tiles' faces, this far above the board (0.2 for real "
-                        "tiles; default 0: the board's plane)")
+    add_tile_height_option(p)
     p.add_argument("--details", action="store_true", help="list every move not right, and each game's run")
     p.add_argument("--learn", action="store_true",
                    help="the tracker learns the board from its committed tiles (off on the device by default)")

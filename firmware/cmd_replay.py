@@ -17,6 +17,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from tilecam.firmware.cmd_vision import add_tile_height_option
+
 EVENT_KINDS = ("pass", "exchange", "clock")
 
 
@@ -53,9 +55,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="frame rate of a folder of frames (the capture loop's stillness is measured in it)")
     p.add_argument("--lettered-rows", action="store_true", help="write ScrabScrap's transposed coordinates")
     p.add_argument("--model", default=None, help="tile model (default models/tiles.onnx)")
-    p.add_argument("--tile-height", type=float, default=0.0, metavar="SQUARES",
-                   help="read which tile from the plane of the tiles' faces, this far above the board (0.2 for real "
-                        "tiles under a camera low over the board's edge; default 0: the board's plane)")
+    add_tile_height_option(p)
     p.set_defaults(func=_replay)
 
     r = subparsers.add_parser("render-game", help="render a GCG game as frames of a synthetic video, with truth")

@@ -28,10 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--lexicon", default=None, metavar="NAME|PATH|none",
                    help="word list a game's runs of tiles are words of, as a game's setting (default: the tile "
                         "set's, enable1 for English; none: not judged)")
-    p.add_argument("--tile-height", type=float, default=0.0, metavar="SQUARES",
-                   help="read which tile lies on a square from the plane of the tiles' faces, this far above the "
-                        "board (0.2 for real tiles, for a camera low over the board's edge; default 0: the board's "
-                        "plane)")
+    add_tile_height_option(p)
     p.add_argument("--threads", type=int, default=2, help="onnxruntime threads (default 2)")
     p.set_defaults(func=_read)
 
@@ -53,12 +50,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="read each folder's photos as games' positions unless a label is not one joined group of "
                         "tiles (labels, the default), all as games' positions (games: as `tilecam read` reads a "
                         "photo), or all as loose tiles (loose: `tilecam read --loose`)")
-    e.add_argument("--tile-height", type=float, default=0.0, metavar="SQUARES",
-                   help="read the real photos' squares from the plane of the tiles' faces, this far above the board "
-                        "(0.2 for real tiles; default 0: the board's plane)")
+    add_tile_height_option(e)
     e.add_argument("--out", type=Path, default=Path("out/eval-vision"), help="folder for the confusion matrices")
     e.add_argument("--threads", type=int, default=2)
     e.set_defaults(func=_eval)
+
+
+def add_tile_height_option(parser: argparse.ArgumentParser) -> None:
+    """``--tile-height``: ``read_board``'s and the tracker's reader's ``tile_height`` (``vision.raised``)."""
+    parser.add_argument("--tile-height", type=float, default=0.0, metavar="SQUARES",
+                        help="read which tile lies on a square from the plane of the tiles' faces, this far above the "
+                             "board (0.2 for real tiles under a camera low over the board's edge; default 0: the "
+                             "board's plane)")
 
 
 def _read(args: argparse.Namespace) -> int:

@@ -186,12 +186,6 @@ def _progress(done: int, total: int, what: str) -> None:
     print(f"\r  {what}: {done}/{total}", end="" if done < total else "\n", file=sys.stderr, flush=True)
 
 
-#: How ``evaluate_folder`` reads a folder's photos: ``labels`` as games' positions unless one of its labels is not one
-#: joined group of tiles (the figure of record), ``games`` every photo as a game's position (as ``tilecam read``
-#: reads a photo by default), ``loose`` every photo as tiles laid anywhere (``tilecam read --loose``).
-POSITIONS = ("labels", "games", "loose")
-
-
 def evaluate_folder(classifier: TileClassifier, folder: Path, tileset=None, name: str | None = None,
                     lexicon=None, positions: str = "labels", tile_height: float = 0.0) -> Tally:
     """Every labelled photo of ``folder`` read as a single photo (the turn told by the reader), scored in the turn
@@ -200,14 +194,20 @@ def evaluate_folder(classifier: TileClassifier, folder: Path, tileset=None, name
     A folder is read as photos of games (``read_board(settled=True)``: a game's tiles hang together) unless one of
     its labels is not one joined group of tiles — tiles laid out for a detector, not a game's position — when the
     whole folder is read as loose tiles, and the table says how many labels were not game positions. ``lexicon``:
-    the games' word list, by which a game's runs of tiles are words (``vision.words``)."""
+    the games' word list, by which a game's runs of tiles are words (``vision.words``). ``positions``: ``labels`` as
+    above (the figure of record), ``games`` every photo as a game's position (as ``tilecam read`` reads a photo by
+    default), ``loose`` every photo as tiles laid anywhere (``tilecam read --loose``). ``tile_height``: as
+    ``read_board``'s."""
     tally = Tally(name or folder.name)
     photos = labelled_photos(folder)
     tally.loose = sum(not one_group(photo.board) for photo in photos)
-    tally.as_games = positions == "games" or (positions == "labels" and not tally.loose)
-    tally.positions = ("yes" if tally.as_games else "no") + (
-        f": {tally.loose} labels are not one group" if positions == "labels" and tally.loose else
-        f" (read so whatever the labels; {tally.loose} are not one group)" if positions != "labels" else "")
+    if positions == "labels":
+        tally.as_games = not tally.loose
+        tally.positions = f"no: {tally.loose} labels are not one group" if tally.loose else "yes"
+    else:
+        tally.as_games = positions == "games"
+        tally.positions = (f"{'yes' if tally.as_games else 'no'} (read so whatever the labels; {tally.loose} are "
+                           "not one group)")
     if lexicon is not None:
         tally.words = Path(lexicon.source).stem if getattr(lexicon, "source", "") else "a word list"
     for i, photo in enumerate(photos):

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from tilecam.vision.classify import EMPTY, OCCLUDED
+
 #: How far a tile's face stands above the board, in squares: tiles are 4-5 mm thick on squares of 19-22 mm.
 TILE_FACE_HEIGHT = 0.2
 #: Below this the homography's perspective terms (its bottom row, per square of board) are too weak to tell the
@@ -102,7 +104,7 @@ def which_tile_from_faces(board: np.ndarray, faces: np.ndarray, classes: tuple[s
     show the square beyond it (at the far edge, the board's margin, read covered), and a tile's letter on its face,
     which the board's plane shows across the square's edge."""
     board, faces = np.asarray(board, np.float64), np.asarray(faces, np.float64)
-    not_tile = np.isin(np.asarray(classes), [".", "#"])
+    not_tile = np.isin(np.asarray(classes), [EMPTY, OCCLUDED])
     tile_share = faces[:, ~not_tile].sum(axis=1, keepdims=True)
     out = board.copy()
     ok = tile_share[:, 0] > 0
