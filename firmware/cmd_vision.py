@@ -58,10 +58,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def add_tile_height_option(parser: argparse.ArgumentParser) -> None:
     """``--tile-height``: ``read_board``'s and the tracker's reader's ``tile_height`` (``vision.raised``)."""
-    parser.add_argument("--tile-height", type=float, default=0.0, metavar="SQUARES",
+    from tilecam.vision.raised import TILE_FACE_HEIGHT
+
+    parser.add_argument("--tile-height", type=float, default=TILE_FACE_HEIGHT, metavar="SQUARES",
                         help="read which tile lies on a square from the plane of the tiles' faces, this far above the "
-                             "board (0.2 for real tiles under a camera low over the board's edge; default 0: the "
-                             "board's plane)")
+                             f"board (default {TILE_FACE_HEIGHT}: real tiles' thickness, which a camera low over the "
+                             "board's edge sees; 0: everything read on the board's plane)")
 
 
 def _read(args: argparse.Namespace) -> int:

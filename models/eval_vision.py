@@ -23,6 +23,7 @@ from tilecam.vision.connected import one_group
 from tilecam.vision.context import bare_members, kind_of_square
 from tilecam.vision.labelled import best_turn, labelled_photos, turned
 from tilecam.vision.locate import BoardNotFound
+from tilecam.vision.raised import TILE_FACE_HEIGHT
 from tilecam.vision.read import BoardReading, read_board
 from tilecam.vision.warp import cut_cells
 
@@ -187,7 +188,7 @@ def _progress(done: int, total: int, what: str) -> None:
 
 
 def evaluate_folder(classifier: TileClassifier, folder: Path, tileset=None, name: str | None = None,
-                    lexicon=None, positions: str = "labels", tile_height: float = 0.0) -> Tally:
+                    lexicon=None, positions: str = "labels", tile_height: float = TILE_FACE_HEIGHT) -> Tally:
     """Every labelled photo of ``folder`` read as a single photo (the turn told by the reader), scored in the turn
     of the reading that fits the label best. ``tileset`` None: every letter the model knows is allowed.
 
@@ -378,7 +379,7 @@ def default_real_folders() -> list[Path]:
 def run_evaluation(renders: int = 0, real_dirs: list[Path] | None = None, model: Path | None = None,
                    out_dir: Path = Path("out/eval-vision"), threads: int = 2, first_render: int = 0,
                    empty: int = 0, tileset="english", lexicon: str | None = None, positions: str = "labels",
-                   tile_height: float = 0.0) -> int:
+                   tile_height: float = TILE_FACE_HEIGHT) -> int:
     from tilecam.core.lexicons import lexicon_for
 
     classifier = TileClassifier.load(model, threads=threads)

@@ -195,6 +195,7 @@ class Scene:
     distance: float = 2.6       # camera height in board sides: nearer is stronger perspective
     reletter: bool = False      # the grid's tiles get letters of ``tileset`` when rendered (``TRAINING_TILESET_MIX``)
     tile_lock: bool = False     # a Tile Lock board: tiles in the recesses of a raised grid (``_raise_walls``)
+    tile_height: float = 0.0    # a tile's thickness in squares (its face that far above the board: ``_lifted``)
 
 
 @dataclass(frozen=True, eq=False)
@@ -207,6 +208,12 @@ class Render:
     #: Squares the arm covers in part (a little, up to ``occluded``): their content is still the truth, and a
     #: reader that calls them occluded (``#``, the unsure signal) is not wrong either.
     touched: np.ndarray = field(repr=False, default_factory=lambda: np.zeros((SIZE, SIZE), bool))
+
+
+#: How thick the drawn tiles are, in squares: their faces stand that far above the board (``_lifted``), as real
+#: tiles' 4-5 mm do on squares of 19-22 mm, seen up the picture from their squares by a camera low over an edge.
+#: The renders before 2026-11-27 evening drew them flat (0).
+TILE_THICKNESS = 0.2
 
 
 def sample_scene(rng: np.random.Generator, tileset: str = "english", styles=None) -> Scene:
@@ -230,6 +237,7 @@ def sample_scene(rng: np.random.Generator, tileset: str = "english", styles=None
         table=tuple(int(v) for v in rng.integers(30, 200, 3)),
         blur=float(rng.uniform(0, 1.1)), noise=float(rng.uniform(1, 6)), jpeg=int(rng.integers(60, 96)),
         tileset=tileset, distractors=int(rng.integers(0, 5)), distance=float(rng.uniform(1.6, 3.5)),
+        tile_height=TILE_THICKNESS,
     )
     return training_tileset(scene, rng) if pool in _TRAINING_POOLS else scene
 
@@ -406,28 +414,78 @@ def _flat_board(scene: Scene, grid: tuple[str, ...], rng: np.random.Generator, h
         _raise_walls(img, frame_px, len(grid))
     values, faces = _values(scene.tileset), _faces(scene.tileset)
     seed = int(rng.integers(2**31))
-    for r, row in enumerate(grid):
-        for c, ch in enumerate(row):
-            if ch in ".#":
-                continue
-            blank = ch == "?" or ch.islower()
-            letter = ch.upper()
-            # Each square's own stream: in a video (same scene and seed) a tile keeps its look and place
-            # when other tiles come and go.
-            square_rng = np.random.default_rng([seed, r, c, ord(letter)])
-            variant = int(square_rng.integers(TILE_VARIANTS))
-            patch = _cached_tile(faces.get(letter, letter), blank, values.get(letter, 1), tile_style, font, variant)
-            angle = float(np.clip(square_rng.normal(0, 1.8), -4, 4))
-            dx, dy = np.clip(square_rng.normal(0, 0.035 * CELL, 2), -0.08 * CELL, 0.08 * CELL)
-            if scene.tile_lock:     # held by its recess: smaller than the square, barely turned or moved
-                side = CELL - TILE_LOCK_WALL - 2
-                patch = cv2.resize(patch, (side, side), interpolation=cv2.INTER_AREA)
-                angle, dx, dy = angle / 4, dx / 4, dy / 4
-            cx, cy = frame_px + (c + 0.5) * CELL + dx, frame_px + (r + 0.5) * CELL + dy
-            _paste_rotated(img, patch, cx, cy, angle)
+    # a Tile Lock board's tiles sit in their recesses, their faces about level with the walls, drawn flat
+    camera = None if scene.tile_lock or not scene.tile_height else _camera_over_board(scene, img.shape[0])
+    for r, c in _far_to_near(len(grid), frame_px, camera):
+        ch = grid[r][c]
+        if ch in ".#":
+            continue
+        blank = ch == "?" or ch.islower()
+        letter = ch.upper()
+        # Each square's own stream: in a video (same scene and seed) a tile keeps its look and place
+        # when other tiles come and go.
+        square_rng = np.random.default_rng([seed, r, c, ord(letter)])
+        variant = int(square_rng.integers(TILE_VARIANTS))
+        patch = _cached_tile(faces.get(letter, letter), blank, values.get(letter, 1), tile_style, font, variant)
+        angle = float(np.clip(square_rng.normal(0, 1.8), -4, 4))
+        dx, dy = np.clip(square_rng.normal(0, 0.035 * CELL, 2), -0.08 * CELL, 0.08 * CELL)
+        if scene.tile_lock:     # held by its recess: smaller than the square, barely turned or moved
+            side = CELL - TILE_LOCK_WALL - 2
+            patch = cv2.resize(patch, (side, side), interpolation=cv2.INTER_AREA)
+            angle, dx, dy = angle / 4, dx / 4, dy / 4
+        cx, cy = frame_px + (c + 0.5) * CELL + dx, frame_px + (r + 0.5) * CELL + dy
+        _paste_rotated(img, patch, cx, cy, angle)
+        if camera is not None:
+            _lifted(img, patch, cx, cy, angle, camera, scene.tile_height * CELL)
     if hand:
         _draw_arm(img, hand, frame_px, rng)
     return img, frame_px
+
+
+def _camera_over_board(scene: Scene, flat_side: int) -> tuple[np.ndarray, float]:
+    """Where the scene's camera stands over the flat board (``_camera_homography``'s camera): the board point
+    straight below it (flat-board pixels; may lie off the board) and its height above the board (pixels)."""
+    roll = np.deg2rad(scene.roll_deg)
+    rz = np.array([[np.cos(roll), -np.sin(roll), 0], [np.sin(roll), np.cos(roll), 0], [0, 0, 1]])
+    tilt, direction = np.deg2rad(scene.tilt_deg), np.deg2rad(scene.tilt_dir_deg)
+    axis = np.array([np.cos(direction), np.sin(direction), 0.0])
+    k = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]], [-axis[1], axis[0], 0]])
+    rotation = (np.eye(3) + np.sin(tilt) * k + (1 - np.cos(tilt)) * (k @ k)) @ rz
+    # the camera sits at depth 0, the board's centre at depth ``distance``: in the board's frame it is at
+    # -distance times the rotation's last row (the board's +z points away from the camera)
+    at = -scene.distance * flat_side * rotation[2]
+    return at[:2] + flat_side / 2, float(-at[2])
+
+
+def _far_to_near(size: int, frame_px: int, camera) -> list[tuple[int, int]]:
+    """The squares in the order tiles are drawn: row by row on a flat board; farthest from the camera first where
+    tiles stand up (``_lifted``), so that a nearer tile's sides hide the foot of the one behind it."""
+    squares = [(r, c) for r in range(size) for c in range(size)]
+    if camera is None:
+        return squares
+    below = camera[0]
+    return sorted(squares, key=lambda rc: -np.hypot(frame_px + (rc[1] + 0.5) * CELL - below[0],
+                                                     frame_px + (rc[0] + 0.5) * CELL - below[1]))
+
+
+#: The share of the light a tile's sides get, against its face's (they face sideways, the light comes from above).
+TILE_SIDE_SHADE = 0.72
+
+
+def _lifted(img: np.ndarray, patch: np.ndarray, cx: float, cy: float, angle: float, camera, height: float) -> None:
+    """Stand the tile whose foot is drawn at (``cx``, ``cy``) ``height`` pixels tall (in place): its face moved to
+    where the camera sees it on the flat board (away from the point below the camera, by height / (camera height -
+    height) of the distance from it), and its sides, swept from foot to face, in the tile's colour a little shaded."""
+    below, above = camera
+    grow = height / (above - height)
+    fx, fy = cx + (cx - below[0]) * grow, cy + (cy - below[1]) * grow
+    p = patch.shape[0]
+    corners = cv2.boxPoints(((0.0, 0.0), (p, p), -angle))
+    hull = cv2.convexHull(np.vstack([corners + (cx, cy), corners + (fx, fy)]).astype(np.float32))
+    edge = np.concatenate([patch[0], patch[-1], patch[:, 0], patch[:, -1]]).astype(np.float32)
+    side = tuple(float(v) for v in np.median(edge, axis=0) * TILE_SIDE_SHADE)
+    cv2.fillConvexPoly(img, np.round(hull * 16).astype(np.int32), side, cv2.LINE_AA, 4)
+    _paste_rotated(img, patch, fx, fy, angle)
 
 
 #: A Tile Lock board's wall between two recesses, in pixels of a flat board's ``CELL``-pixel square (about 2 of a

@@ -30,3 +30,12 @@ def tracker():
     except (ImportError, OSError, ModelError) as exc:
         pytest.skip(f"no tile model: {exc}")
     return make_tracker(["." * 15] * 15, "english", reader=reader)
+
+
+@pytest.fixture
+def tiles_drawn_flat(monkeypatch):
+    """Renders drawn with flat tiles, as before they stood up (``synth.TILE_THICKNESS``): a test about one seed's
+    picture (a locator's fallback, a tie between two turns) keeps the picture it was written for."""
+    from tilecam.models import synth
+
+    monkeypatch.setattr(synth, "TILE_THICKNESS", 0.0)

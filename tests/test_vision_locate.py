@@ -207,7 +207,7 @@ def test_a_glare_washed_board_is_located_by_its_premiums_not_by_rows_of_tiles():
 
 
 @pytest.mark.parametrize("seed", [900_935, 902_212])
-def test_a_white_board_with_an_arm_across_it_is_put_right_by_the_layout_search(seed, monkeypatch):
+def test_a_white_board_with_an_arm_across_it_is_put_right_by_the_layout_search(seed, monkeypatch, tiles_drawn_flat):
     """Held-out renders of the white Hasbro board, an arm across it on a pale table: the lattice fit inside the
     outline is over 1.5 squares off, beyond the refinement's reach, and no premium square sits on its cell; the
     layout search over grids up to ``layoutsearch.REACH`` squares larger, smaller or shifted finds the one the
@@ -227,7 +227,8 @@ def test_a_white_board_with_an_arm_across_it_is_put_right_by_the_layout_search(s
 @pytest.mark.parametrize("seed, outlines", [(901_687, "_saturation_outlines"), (901_926, "_saturation_outlines"),
                                             (900_798, "_premium_outlines"), (903_290, "_premium_outlines"),
                                             (903_569, "_premium_outlines")])
-def test_a_white_board_on_a_pale_table_is_outlined_by_its_colours(seed, outlines, monkeypatch):
+def test_a_white_board_on_a_pale_table_is_outlined_by_its_colours(seed, outlines, monkeypatch,
+                                                                  tiles_drawn_flat):
     """Held-out renders of the white Hasbro board, where no outline in the frame's brightness holds the grid (not
     found, or a grid squares off). In 901687 and 901926 the saturation's outline does; on a white table under a glare over half of it (and in 903569 an arm over a corner) there is no outline in
     saturation either, but the hull of its coloured premium squares is the grid."""
@@ -297,7 +298,7 @@ def test_the_whole_frame_is_tried_when_other_outlines_crowd_it_out(monkeypatch):
 
 
 def test_a_grid_taken_on_the_layout_alone_must_lie_inside_the_frame_or_have_its_premiums_on_their_cells(
-        monkeypatch):
+        monkeypatch, tiles_drawn_flat):
     """Render 950031, a travel board in the Pi camera's wide frame: the lattice in the frame's outline is no grid,
     and the layout search proposes one reaching past the frame's edges, whose squares' colours (the warp's black
     border among them) follow the layout better, with no premium on its cells. It is refused, and the small-board

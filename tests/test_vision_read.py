@@ -215,7 +215,7 @@ def test_a_turn_is_kept_only_where_it_beats_every_other():
     assert not Orientation(rotation=0, scores=(0.0,) * 4, sure=(0,) * 4, tiles=0).decisive
 
 
-def test_an_upside_down_first_word_that_reads_alike_both_ways_leaves_the_turn_untold(shared_dir):
+def test_an_upside_down_first_word_that_reads_alike_both_ways_leaves_the_turn_untold(shared_dir, tiles_drawn_flat):
     from tilecam.engine.gcg import load_gcg
     from tilecam.models.video import iter_render, script_game
     from tilecam.vision.tracker import default_reader

@@ -21,7 +21,7 @@ from tilecam.vision.locate import BoardLocation, LocateConfig, locate_board
 from tilecam.vision.presence import judged_by_faces
 from tilecam.vision.connected import hands_only, joined
 from tilecam.vision.tilecounts import tile_caps, within_tile_counts
-from tilecam.vision.raised import lifted_corners, which_tile_from_faces
+from tilecam.vision.raised import TILE_FACE_HEIGHT, lifted_corners, which_tile_from_faces
 from tilecam.vision.warp import cut_cell, cut_cells, homography_to_rectified, warp_board
 from tilecam.vision.words import as_words
 
@@ -125,7 +125,7 @@ def turn_squares(squares: np.ndarray, k: int) -> np.ndarray:
 def read_board(image: np.ndarray, classifier: TileClassifier, tileset="english", hint=None,
                rotation: int | None = 0, cfg: LocateConfig = LocateConfig(),
                references: np.ndarray | None = None, adapter=None, size: int | None = None,
-               settled: bool = True, lexicon=None, tile_height: float = 0.0) -> BoardReading:
+               settled: bool = True, lexicon=None, tile_height: float = TILE_FACE_HEIGHT) -> BoardReading:
     """Read every square of the board in ``image``.
 
     ``size``: the board's squares a side, 15 or 21 (Super Scrabble); None: ``cfg.size`` (15 by default). The same

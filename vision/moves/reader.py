@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from tilecam.vision.moves.reading import EMPTY
+from tilecam.vision.raised import TILE_FACE_HEIGHT
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +46,7 @@ class VisionReader:
     ``size``: the board's squares a side (15, or 21 for Super Scrabble's board)."""
 
     def __init__(self, classifier: Any, tileset: str, rotation: int | None, profile: Any = None,
-                 size: int = 15, tile_height: float = 0.0) -> None:
+                 size: int = 15, tile_height: float = TILE_FACE_HEIGHT) -> None:
         self.classifier = classifier
         self.tile_height = tile_height   # which tile read on the plane of the faces this far up (``read_board``)
         self.tileset = tileset
@@ -258,7 +259,7 @@ class VisionReader:
 
 
 def default_reader(tileset: str, threads: int = 1, model: Any = None, rotation: int | None = None,
-                   profile: Any = None, size: int = 15, tile_height: float = 0.0) -> VisionReader:
+                   profile: Any = None, size: int = 15, tile_height: float = TILE_FACE_HEIGHT) -> VisionReader:
     """The vision pipeline as a reader: ``read_board`` with the tile model (``model``: a path, None = the shipped
     one; ``threads`` onnxruntime threads), the last location as the hint.
 
