@@ -519,8 +519,10 @@ def _paste_rotated(img: np.ndarray, patch: np.ndarray, cx: float, cy: float, ang
     w = p + 12 + p // 8          # room for a turn of a few degrees and the shadow, no more (speed)
     x0, y0 = int(cx - w / 2), int(cy - w / 2)
     m[:, 2] -= (x0, y0)
-    roi = img[y0:y0 + w, x0:x0 + w]
-    if roi.shape[:2] != (w, w):
+    # (a standing tile's face by the board's edge may reach past the flat board: the part inside is drawn)
+    top, left = max(-y0, 0), max(-x0, 0)
+    roi = img[y0 + top:y0 + w, x0 + left:x0 + w]
+    if not roi.size:
         return
     # The tile and its coverage in one warp (alpha as a fourth channel), then a soft shadow to the bottom right
     # (the coverage moved by 2 px and blurred) under it.
@@ -529,7 +531,8 @@ def _paste_rotated(img: np.ndarray, patch: np.ndarray, cx: float, cy: float, ang
     shadow = np.zeros_like(mask)
     shadow[2:, 2:] = mask[:-2, :-2]
     shadow = cv2.GaussianBlur(shadow, (5, 5), 0)[..., None] * 0.35
-    out = roi * (1 - shadow) * (1 - mask) + warped[..., :3] * mask
+    inside = (slice(top, top + roi.shape[0]), slice(left, left + roi.shape[1]))
+    out = roi * (1 - shadow[inside]) * (1 - mask[inside]) + warped[..., :3][inside] * mask[inside]
     roi[:] = out.astype(np.uint8)
 
 

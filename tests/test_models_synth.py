@@ -152,3 +152,24 @@ def test_tiles_stand_up_their_faces_where_a_low_camera_sees_them():
     # what lies around them in the crop's margin (the sides, the board beyond): 17 against 36 grey levels
     assert on_their_faces < 0.6 * on_the_board
     assert np.array_equal(standing.corners, flat.corners) and standing.grid == flat.grid
+
+
+def test_a_standing_tile_by_the_boards_edge_keeps_its_face():
+    """Seen from low over one side, a tile on the far edge has its face out over the board's frame; on a thin frame
+    it reaches past the flat board's picture, and the part inside is still drawn (it was left out: wiegand's H at
+    A13, seed 4102 of the move bench, lay on the board as its grey side alone)."""
+    from tilecam.vision.raised import lifted_corners
+    from tilecam.vision.warp import cut_cells
+
+    grid = ("." * 15,) * 7 + ("H" + "." * 13 + "H",) + ("." * 15,) * 7
+    scene = synth.sample_scene(np.random.default_rng(11), styles=("classic/ivory/sans",))
+    scene = dataclasses.replace(scene, tilt_deg=50.0, tilt_dir_deg=90.0, roll_deg=0.0, distance=1.6, blur=0.0,
+                                glare=(0.5, 0.5, 0.1, 0.0), shadow=(0.0, 0.0, 0.0), k1=0.0, frame_frac=0.1)
+    render = synth.render_board(grid, seed=3, scene=scene)
+    faces = cut_cells(warp_board(render.image, lifted_corners(render.corners, render.image.shape)))
+    middle = faces[:, 10:-10, 10:-10].min(axis=3)      # a letter's strokes are dark in every channel
+
+    def darkest(c):
+        return np.percentile(middle[7 * 15 + c], 5)
+
+    assert max(darkest(0), darkest(14)) < darkest(5) - 60     # both H's letters, where F8 is bare
