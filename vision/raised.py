@@ -1,7 +1,7 @@
 """Tiles stand above the board: the plane of their faces, as the camera sees it.
 
     the grid's corners (image pixels) ──camera_of──▶ the camera (focal length, pose) its homography implies
-        ──lifted_corners──▶ the corners of the plane a tile's thickness above the board
+        ──faces_corners──▶ the corners of the plane a tile's thickness above the board (None: straight on)
 
 A tile is about a fifth of a square thick. Seen from straight above its face lies over its square; seen from low over
 one edge of the board its face lies up the picture from the square it stands on, farther towards the far edge (a
@@ -84,17 +84,24 @@ def camera_of(corners: np.ndarray, image_shape: tuple[int, ...], size: int = 15)
     return Camera(f, centre, r1, r2, r3, t)
 
 
-def lifted_corners(corners: np.ndarray, image_shape: tuple[int, ...], size: int = 15,
-                   height: float = TILE_FACE_HEIGHT) -> np.ndarray:
+def faces_corners(corners: np.ndarray, image_shape: tuple[int, ...], size: int = 15,
+                  height: float = TILE_FACE_HEIGHT) -> np.ndarray | None:
     """The grid's ``corners`` lifted ``height`` squares towards the camera: the corners of the plane of the tiles'
-    faces, to rectify and cut the squares from (``warp.warp_board``); the corners as they are where the camera is not
-    told (``camera_of``) or ``height`` is 0."""
+    faces, to rectify and cut the squares from (``warp.warp_board``); None where the faces lie over their squares
+    (``height`` 0, or a view too near straight-on for the camera to be told: ``camera_of``)."""
     corners = np.asarray(corners, np.float32).reshape(4, 2)
     camera = camera_of(corners, image_shape, size) if height else None
     if camera is None:
-        return corners
+        return None
     points = np.hstack([_board_square(size), np.full((4, 1), height)])
     return camera.project(points).astype(np.float32)
+
+
+def lifted_corners(corners: np.ndarray, image_shape: tuple[int, ...], size: int = 15,
+                   height: float = TILE_FACE_HEIGHT) -> np.ndarray:
+    """``faces_corners``, or the grid's ``corners`` as they are where the faces lie over their squares."""
+    faces = faces_corners(corners, image_shape, size, height)
+    return np.asarray(corners, np.float32).reshape(4, 2) if faces is None else faces
 
 
 def which_tile_from_faces(board: np.ndarray, faces: np.ndarray, classes: tuple[str, ...]) -> np.ndarray:

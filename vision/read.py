@@ -21,7 +21,7 @@ from tilecam.vision.locate import BoardLocation, LocateConfig, locate_board
 from tilecam.vision.presence import judged_by_faces
 from tilecam.vision.connected import hands_only, joined
 from tilecam.vision.tilecounts import tile_caps, within_tile_counts
-from tilecam.vision.raised import TILE_FACE_HEIGHT, lifted_corners, which_tile_from_faces
+from tilecam.vision.raised import TILE_FACE_HEIGHT, faces_corners, which_tile_from_faces
 from tilecam.vision.warp import cut_cell, cut_cells, homography_to_rectified, warp_board
 from tilecam.vision.words import as_words
 
@@ -138,9 +138,10 @@ def read_board(image: np.ndarray, classifier: TileClassifier, tileset="english",
     ``settled``: a photo of a game's board between turns, whose tiles all hang together (``connected.joined``);
     False for a board that may be seen mid-play (the tracker's frames). ``lexicon``: the game's word list, by which
     a settled board's runs of tiles are words (``words.as_words``); None: not judged. ``tile_height``: how far the
-    tiles' faces stand above the board (squares; ``raised.TILE_FACE_HEIGHT`` for real tiles): whether a square holds
-    a tile is read on the board's plane, which tile on the plane of the faces (``tiles_read_on_their_faces``), which
-    a camera low over an edge sees up the picture from the board's; 0: everything on the board's plane.
+    tiles' faces stand above the board (squares; by default ``raised.TILE_FACE_HEIGHT``, real tiles' thickness):
+    whether a square holds a tile is read on the board's plane, which tile on the plane of the faces
+    (``tiles_read_on_their_faces``), which a camera low over an edge sees up the picture from the board's (a view
+    near straight-on reads both on the board's plane); 0: everything on the board's plane.
     Raises ``BoardNotFound`` when there is no board in the frame.
     """
     from tilecam.vision.orient import reading_turned, upright_turn
@@ -191,12 +192,12 @@ def tiles_read_on_their_faces(image: np.ndarray, corners: np.ndarray, size: int,
     again on the plane of the tiles' faces, ``tile_height`` above the board (``raised``), and which tile taken from
     there; ``probs`` as they are where the camera is not told or ``tile_height`` is 0. ``rows``: only these squares
     (row-major indices; None: all)."""
-    if not tile_height:
+    lifted = faces_corners(corners, image.shape, size, tile_height)
+    if lifted is None:
         return probs
-    lifted = lifted_corners(corners, image.shape, size, tile_height)
     rows = np.arange(len(probs)) if rows is None else np.asarray(rows, int)
     ask = rows[classifier.bare_or_covered(probs[rows]) < SURELY_BARE] if len(rows) else rows
-    if not len(ask) or np.array_equal(lifted, np.asarray(corners, np.float32).reshape(4, 2)):
+    if not len(ask):
         return probs
     warped = warp_board(image, lifted, size)
     faces = np.stack([cut_cell(warped, int(i) // size, int(i) % size) for i in ask])
