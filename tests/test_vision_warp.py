@@ -63,3 +63,18 @@ def test_a_photo_at_the_boards_own_scale_is_warped_as_it_is():
                                  flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     assert (warped == direct).all()
     _grid_lines_where_they_belong(warped)
+
+
+def test_a_few_squares_warped_alone_are_the_crops_the_whole_board_gives():
+    from tilecam.vision.warp import CROP_BY_CROP_UP_TO, cells_of, cut_cells
+
+    rng = np.random.default_rng(3)
+    for px in (CELL_PX + 10, 80):                   # warped as it is, and halved first
+        photo, corners = _photo(px, rng)
+        whole = cut_cells(warp_board(photo, corners))
+        few = [0, 14, 112, 210, 224]
+        alone = cells_of(photo, corners, few)
+        assert alone.shape == whole[few].shape
+        assert np.abs(alone.astype(int) - whole[few]).max() <= 1     # bilinear weights rounded alike but for a level
+        many = list(range(CROP_BY_CROP_UP_TO + 1))
+        assert (cells_of(photo, corners, many) == whole[many]).all()

@@ -22,7 +22,7 @@ from tilecam.vision.presence import judged_by_faces
 from tilecam.vision.connected import hands_only, joined
 from tilecam.vision.tilecounts import tile_caps, within_tile_counts
 from tilecam.vision.raised import TILE_FACE_HEIGHT, faces_corners, which_tile_from_faces
-from tilecam.vision.warp import cut_cell, cut_cells, homography_to_rectified, warp_board
+from tilecam.vision.warp import cells_of, cut_cells, homography_to_rectified, warp_board
 from tilecam.vision.words import as_words
 
 SIZE = 15                   # the classic board's squares a side; Super Scrabble's board is read with size=21
@@ -199,8 +199,7 @@ def tiles_read_on_their_faces(image: np.ndarray, corners: np.ndarray, size: int,
     ask = rows[classifier.bare_or_covered(probs[rows]) < SURELY_BARE] if len(rows) else rows
     if not len(ask):
         return probs
-    warped = warp_board(image, lifted, size)
-    faces = np.stack([cut_cell(warped, int(i) // size, int(i) % size) for i in ask])
+    faces = cells_of(image, lifted, ask, size)
     logits, embedding = classifier.run(faces, refs[ask])
     logits, _ = classifier.in_views(faces, refs[ask], logits, embedding)     # as the board's plane was read
     out = np.array(probs, copy=True)
