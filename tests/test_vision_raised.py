@@ -40,6 +40,17 @@ def test_a_view_from_straight_above_keeps_the_grid():
     assert (lifted_corners(corners, FRAME) == corners.astype(np.float32)).all()
 
 
+def test_a_fit_that_is_no_real_cameras_lens_keeps_the_grid():
+    # a camera of 0.3 of the picture's side (a 10 mm lens) close over the board: no phone's, webcam's or Pi's
+    wide = camera(20, f=0.3 * FRAME[1], distance=18)
+    corners = wide.project(BOARD)
+    assert camera_of(corners, FRAME) is None
+    assert (lifted_corners(corners, FRAME) == corners.astype(np.float32)).all()
+    # the same view through a phone's main camera from farther away is told
+    phone = camera(20, f=0.75 * FRAME[1], distance=45)
+    assert camera_of(phone.project(BOARD), FRAME).f == pytest.approx(0.75 * FRAME[1], rel=1e-6)
+
+
 def test_the_lift_does_not_depend_on_which_corner_is_row_1():
     corners = camera(45, 10).project(BOARD)
     lifted = lifted_corners(corners, FRAME)

@@ -25,8 +25,12 @@ TILE_FACE_HEIGHT = 0.2
 #: Below this the homography's perspective terms (its bottom row, per square of board) are too weak to tell the
 #: focal length: the view is within a few degrees of straight on, and the faces lie over their squares.
 LEAST_PERSPECTIVE = 1e-4
-#: Focal lengths outside these multiples of the picture's larger side are no camera's (a degenerate fit).
-FOCAL_RANGE = (0.2, 20.0)
+#: The focal lengths of the cameras that photograph boards, in multiples of the picture's larger side: a phone's main
+#: camera (24-28 mm equivalent: 0.67-0.78), a webcam (60-78 degrees across: 0.6-0.87), the Pi Camera Module 3 (66
+#: degrees: 0.77), a phone's 2-3x camera (to about 2.3). A fit outside is no such camera but a view too near straight
+#: on for one homography to tell its focal length (photos of a turntable at 8-20 degrees fitted as 12-25 mm lenses,
+#: their faces lifted a quarter to half a square): the faces are taken to lie over their squares.
+FOCAL_RANGE = (0.5, 2.5)
 
 
 @dataclass(frozen=True)
