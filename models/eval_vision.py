@@ -231,11 +231,12 @@ def evaluate_folder(classifier: TileClassifier, folder: Path, tileset=None, name
 
 def evaluate_renders(classifier: TileClassifier, n: int, tileset: str = "english", first: int = 0,
                      empty: bool = False, layout: str = "standard15", name: str | None = None,
-                     frame: tuple[int, int] = (960, 720)) -> Tally:
+                     frame: tuple[int, int] = (960, 720), tile_height: float = TILE_FACE_HEIGHT) -> Tally:
     """The ``n`` held-out renders from the ``first``-th held-out seed on (the bench's are the first 100). With
     ``empty``, the same scenes (look, camera, light) with no tile on the board: the first frame of every game,
     whose bare centre star random positions always cover. ``layout``: the board rendered and read (``super21``:
-    Super Scrabble's 21x21, read with ``size=21``); ``frame``: the picture's width and height in pixels."""
+    Super Scrabble's 21x21, read with ``size=21``); ``frame``: the picture's width and height in pixels;
+    ``tile_height``: as ``read_board``'s."""
     from tilecam.engine.layout import Layout
     from tilecam.models import synth
 
@@ -249,19 +250,21 @@ def evaluate_renders(classifier: TileClassifier, n: int, tileset: str = "english
     for i, seed in enumerate(seeds):
         render = synth.render_board(grid, seed=int(seed), styles=synth.HELDOUT_STYLES, tileset=tileset,
                                     layout=layout, size=frame)
-        if score_render(tally, classifier, render, f"{seed} {render.style}", tileset, size) is not None:
+        if score_render(tally, classifier, render, f"{seed} {render.style}", tileset, size,
+                        tile_height) is not None:
             _progress(i + 1, len(seeds), tally.name)
     return tally
 
 
 def score_render(tally: Tally, classifier: TileClassifier, render, label: str, tileset: str | None = "english",
-                 size: int = 15) -> tuple[list[str], BoardReading] | None:
+                 size: int = 15, tile_height: float = TILE_FACE_HEIGHT) -> tuple[list[str], BoardReading] | None:
     """One render read as a single photo from an unknown angle (which edge is row 1 told from the letters by the
     reader) and scored into ``tally`` (under ``label``): the truth in the turn read and the reading, or None when
     no board was found (all its squares counted wrong)."""
     truth = [row.replace("#", ".") for row in render.grid]
     try:
-        reading = read_board(render.image, classifier, tileset=tileset, rotation=None, size=size)
+        reading = read_board(render.image, classifier, tileset=tileset, rotation=None, size=size,
+                             tile_height=tile_height)
     except BoardNotFound:
         tally.add_not_found(truth, label)
         return None
@@ -394,9 +397,9 @@ def run_evaluation(renders: int = 0, real_dirs: list[Path] | None = None, model:
         tallies.append(evaluate_folder(classifier, folder, tiles, lexicon=lexicon_for(tiles, lexicon),
                                        positions=positions, tile_height=tile_height))
     if renders:
-        tallies.append(evaluate_renders(classifier, renders, first=first_render))
+        tallies.append(evaluate_renders(classifier, renders, first=first_render, tile_height=tile_height))
     if empty:
-        tallies.append(evaluate_renders(classifier, empty, first=first_render, empty=True))
+        tallies.append(evaluate_renders(classifier, empty, first=first_render, empty=True, tile_height=tile_height))
     if not tallies:
         print("nothing to evaluate", file=sys.stderr)
         return 2

@@ -78,6 +78,20 @@ def test_renders_from_another_range_of_held_out_seeds_are_other_boards():
     assert bench.boards == fresh.boards == 1 and bench.truth_labels != fresh.truth_labels
 
 
+def test_renders_are_read_with_the_tile_height_asked_for(monkeypatch):
+    from tilecam.models import eval_vision
+    from tilecam.vision.classify import TileClassifier
+    from tilecam.vision.raised import TILE_FACE_HEIGHT
+
+    asked = []
+    read = eval_vision.read_board
+    monkeypatch.setattr(eval_vision, "read_board", lambda *a, **k: asked.append(k["tile_height"]) or read(*a, **k))
+    classifier = TileClassifier.load(None, threads=1)
+    eval_vision.evaluate_renders(classifier, 1)
+    eval_vision.evaluate_renders(classifier, 1, tile_height=0.0)
+    assert asked == [TILE_FACE_HEIGHT, 0.0]
+
+
 def test_empty_boards_are_the_held_out_scenes_with_no_tile():
     from tilecam.vision.classify import TileClassifier
     from tilecam.models.eval_vision import evaluate_renders
