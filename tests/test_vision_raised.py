@@ -111,3 +111,38 @@ def test_only_the_squares_asked_for_that_may_hold_a_tile_are_read_on_the_faces()
     assert out[5] == pytest.approx([0.1, 0.0, 0.0, 0.9], abs=1e-3) and (out[7] == probs[7]).all()
     assert (tiles_read_on_their_faces(image, corners, 15, probs, refs, stub, None, 0.0) == probs).all()
     assert stub.seen == [2]
+
+
+def test_the_board_learnt_reads_the_faces_too():
+    """A board profile's adaptation (``VisionReader.learn``) is applied to the faces' reading as to the board's:
+    which tile comes from the faces, and what the game taught of this board's tiles counts there."""
+    from tilecam.vision.read import tiles_read_on_their_faces
+
+    class Stub:                      # reads every face as a B, with an embedding
+        classes = (".", "#", "A", "B")
+
+        def bare_or_covered(self, probs):
+            return probs[:, :2].sum(axis=1)
+
+        def run(self, crops, refs):
+            return np.tile([0.0, 0.0, 0.0, 9.0], (len(crops), 1)), np.ones((len(crops), 4))
+
+        def in_views(self, crops, refs, logits, embedding):
+            return logits, embedding
+
+        def calibrated(self, logits, letters=None):
+            z = np.exp(logits - logits.max(axis=1, keepdims=True))
+            return z / z.sum(axis=1, keepdims=True)
+
+    def learnt(embedding, logits):   # this board's B's and A's look alike to the model; the game said A
+        return logits + [0.0, 0.0, 18.0, 0.0]
+
+    corners = camera(45).project(BOARD)
+    image = np.zeros(FRAME + (3,), np.uint8)
+    probs = np.tile([1.0, 0.0, 0.0, 0.0], (225, 1))
+    probs[5] = [0.1, 0.0, 0.9, 0.0]
+    refs = np.zeros((225, 40, 40, 3), np.uint8)
+    out = tiles_read_on_their_faces(image, corners, 15, probs, refs, Stub(), None, 0.2, adapter=learnt)
+    assert out[5] == pytest.approx([0.1, 0.0, 0.9, 0.0], abs=1e-3)
+    unlearnt = tiles_read_on_their_faces(image, corners, 15, probs, refs, Stub(), None, 0.2)
+    assert unlearnt[5][3] == pytest.approx(0.9, abs=1e-3)

@@ -177,7 +177,8 @@ def read_board(image: np.ndarray, classifier: TileClassifier, tileset="english",
     # the board's turn known, the squares not surely bare are read again in moved views (``in_views``)
     logits, embedding = classifier.in_views(crops, refs, logits, embedding)
     probs = classifier.calibrated(logits if adapter is None else adapter(embedding, logits), letters)
-    probs = tiles_read_on_their_faces(image, corners, size, probs, refs, classifier, letters, tile_height)
+    probs = tiles_read_on_their_faces(image, corners, size, probs, refs, classifier, letters, tile_height,
+                                      adapter=adapter)
     probs, _ = judged_by_faces(probs, classifier.classes, face_colours(crops), face_colours(refs))
     t3 = time.perf_counter()
     return reading_of(probs, classifier.classes, corners, warped, location, turn, embedding, refs, logits,
@@ -187,11 +188,11 @@ def read_board(image: np.ndarray, classifier: TileClassifier, tileset="english",
 
 def tiles_read_on_their_faces(image: np.ndarray, corners: np.ndarray, size: int, probs: np.ndarray,
                               refs: np.ndarray, classifier: TileClassifier, letters, tile_height: float,
-                              rows=None) -> np.ndarray:
+                              rows=None, adapter=None) -> np.ndarray:
     """``probs`` (read on the board's plane) with the squares that may hold a tile (not surely bare or covered) read
     again on the plane of the tiles' faces, ``tile_height`` above the board (``raised``), and which tile taken from
     there; ``probs`` as they are where the camera is not told or ``tile_height`` is 0. ``rows``: only these squares
-    (row-major indices; None: all)."""
+    (row-major indices; None: all). ``adapter``: the board profile's adaptation, as the board's plane was read."""
     lifted = faces_corners(corners, image.shape, size, tile_height)
     if lifted is None:
         return probs
@@ -201,7 +202,9 @@ def tiles_read_on_their_faces(image: np.ndarray, corners: np.ndarray, size: int,
         return probs
     faces = cells_of(image, lifted, ask, size)
     logits, embedding = classifier.run(faces, refs[ask])
-    logits, _ = classifier.in_views(faces, refs[ask], logits, embedding)     # as the board's plane was read
+    logits, embedding = classifier.in_views(faces, refs[ask], logits, embedding)   # as the board's plane was read
+    if adapter is not None and embedding is not None:
+        logits = adapter(embedding, logits)
     out = np.array(probs, copy=True)
     out[ask] = which_tile_from_faces(probs[ask], classifier.calibrated(logits, letters), classifier.classes)
     return out

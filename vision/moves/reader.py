@@ -165,7 +165,8 @@ class VisionReader:
             z = z if self.adapter is None or e is None else self.adapter(e, z)
             probs[index] = self.classifier.calibrated(z, letters_of(self.tileset))
             probs = tiles_read_on_their_faces(image, corners, self.size, probs, last.references, self.classifier,
-                                              letters_of(self.tileset), self.tile_height, rows=index)
+                                              letters_of(self.tileset), self.tile_height, rows=index,
+                                              adapter=self.adapter)
             probs, _ = judged_by_faces(probs, self.classifier.classes, square_faces(warped, self.size),
                                        self._reference_faces(last.references), rows=index)
         t2 = time.perf_counter()
