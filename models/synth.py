@@ -1,7 +1,8 @@
 """Synthetic photos of Scrabble boards, seeded and deterministic, with their truth.
 
-A frame is drawn in two steps: the flat board (squares, premiums, grid lines, frame, tiles with letters and values,
-an optional arm) at ``CELL`` pixels a square, then ONE remap (perspective of a tilted camera and a mild radial lens
+A frame is drawn in two steps: the flat board (squares, premiums, grid lines, frame, tiles with letters and values —
+each standing ``TILE_THICKNESS`` tall, its face where the camera sees it, its sides between — and an optional arm) at
+``CELL`` pixels a square, then ONE remap (perspective of a tilted camera and a mild radial lens
 distortion together) onto a table with a rack and loose tiles beside the board, with lighting, blur, noise and JPEG
 artefacts on top.
 
