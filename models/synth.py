@@ -446,12 +446,8 @@ def _flat_board(scene: Scene, grid: tuple[str, ...], rng: np.random.Generator, h
 def _camera_over_board(scene: Scene, flat_side: int) -> tuple[np.ndarray, float]:
     """Where the scene's camera stands over the flat board (``_camera_homography``'s camera): the board point
     straight below it (flat-board pixels; may lie off the board) and its height above the board (pixels)."""
-    roll = np.deg2rad(scene.roll_deg)
-    rz = np.array([[np.cos(roll), -np.sin(roll), 0], [np.sin(roll), np.cos(roll), 0], [0, 0, 1]])
-    tilt, direction = np.deg2rad(scene.tilt_deg), np.deg2rad(scene.tilt_dir_deg)
-    axis = np.array([np.cos(direction), np.sin(direction), 0.0])
-    k = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]], [-axis[1], axis[0], 0]])
-    rotation = (np.eye(3) + np.sin(tilt) * k + (1 - np.cos(tilt)) * (k @ k)) @ rz
+    rz, rt = _board_turns(scene)
+    rotation = rt @ rz
     # the camera sits at depth 0, the board's centre at depth ``distance``: in the board's frame it is at
     # -distance times the rotation's last row (the board's +z points away from the camera)
     at = -scene.distance * flat_side * rotation[2]
@@ -698,17 +694,23 @@ def random_arm(rng: np.random.Generator, size: int = SIZE) -> list[tuple[float, 
 
 # --- the camera -----------------------------------------------------------------------------------------------------
 
-def _camera_homography(scene: Scene, flat_side: int, size: tuple[int, int]) -> np.ndarray:
-    """Flat board pixels → image pixels for a board on the table seen by the scene's camera."""
-    w, h = size
-    half = flat_side / 2
-    pts = np.array([[-half, -half, 0], [half, -half, 0], [half, half, 0], [-half, half, 0]], np.float64)
+def _board_turns(scene: Scene) -> tuple[np.ndarray, np.ndarray]:
+    """The board's turn in the picture (about the camera's axis) and the camera's tilt (about an axis in the board's
+    plane, ``tilt_dir_deg`` round), as rotation matrices applied in that order."""
     roll = np.deg2rad(scene.roll_deg)
     rz = np.array([[np.cos(roll), -np.sin(roll), 0], [np.sin(roll), np.cos(roll), 0], [0, 0, 1]])
     tilt, direction = np.deg2rad(scene.tilt_deg), np.deg2rad(scene.tilt_dir_deg)
     axis = np.array([np.cos(direction), np.sin(direction), 0.0])
     k = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]], [-axis[1], axis[0], 0]])
-    rt = np.eye(3) + np.sin(tilt) * k + (1 - np.cos(tilt)) * (k @ k)
+    return rz, np.eye(3) + np.sin(tilt) * k + (1 - np.cos(tilt)) * (k @ k)
+
+
+def _camera_homography(scene: Scene, flat_side: int, size: tuple[int, int]) -> np.ndarray:
+    """Flat board pixels → image pixels for a board on the table seen by the scene's camera."""
+    w, h = size
+    half = flat_side / 2
+    pts = np.array([[-half, -half, 0], [half, -half, 0], [half, half, 0], [-half, half, 0]], np.float64)
+    rz, rt = _board_turns(scene)
     world = pts @ rz.T @ rt.T
     distance = scene.distance * flat_side
     z = world[:, 2] + distance
