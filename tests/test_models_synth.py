@@ -132,7 +132,7 @@ def test_boards_whose_premiums_spell_them_out_are_drawn_on_every_layout(layout):
 
 
 def test_tiles_stand_up_their_faces_where_a_low_camera_sees_them():
-    from tilecam.vision.raised import lifted_corners
+    from tilecam.vision.raised import faces_corners
     from tilecam.vision.warp import cut_cells
 
     scene = synth.sample_scene(np.random.default_rng(11), styles=("classic/ivory/sans",))
@@ -147,7 +147,7 @@ def test_tiles_stand_up_their_faces_where_a_low_camera_sees_them():
 
     faces = crops(flat, flat.corners)
     on_the_board = np.abs(crops(standing, standing.corners) - faces).mean()
-    on_their_faces = np.abs(crops(standing, lifted_corners(standing.corners, standing.image.shape)) - faces).mean()
+    on_their_faces = np.abs(crops(standing, faces_corners(standing.corners, standing.image.shape)) - faces).mean()
     # the faces stand a fifth of a square up: cut on the faces' plane they are the flat tiles' faces again, less
     # what lies around them in the crop's margin (the sides, the board beyond): 17 against 36 grey levels
     assert on_their_faces < 0.6 * on_the_board
@@ -158,7 +158,7 @@ def test_a_standing_tile_by_the_boards_edge_keeps_its_face():
     """Seen from low over one side, a tile on the far edge has its face out over the board's frame; on a thin frame
     it reaches past the flat board's picture, and the part inside is still drawn (it was left out: wiegand's H at
     A13, seed 4102 of the move bench, lay on the board as its grey side alone)."""
-    from tilecam.vision.raised import lifted_corners
+    from tilecam.vision.raised import faces_corners
     from tilecam.vision.warp import cut_cells
 
     grid = ("." * 15,) * 7 + ("H" + "." * 13 + "H",) + ("." * 15,) * 7
@@ -166,7 +166,7 @@ def test_a_standing_tile_by_the_boards_edge_keeps_its_face():
     scene = dataclasses.replace(scene, tilt_deg=50.0, tilt_dir_deg=90.0, roll_deg=0.0, distance=1.6, blur=0.0,
                                 glare=(0.5, 0.5, 0.1, 0.0), shadow=(0.0, 0.0, 0.0), k1=0.0, frame_frac=0.1)
     render = synth.render_board(grid, seed=3, scene=scene)
-    faces = cut_cells(warp_board(render.image, lifted_corners(render.corners, render.image.shape)))
+    faces = cut_cells(warp_board(render.image, faces_corners(render.corners, render.image.shape)))
     middle = faces[:, 10:-10, 10:-10].min(axis=3)      # a letter's strokes are dark in every channel
 
     def darkest(c):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tilecam.vision.raised import Camera, camera_of, lifted_corners
+from tilecam.vision.raised import Camera, camera_of, faces_corners
 
 FRAME = (1080, 1920)
 BOARD = np.float64([[0, 0, 0], [15, 0, 0], [15, 15, 0], [0, 15, 0]])     # CORNER_ORDER, in squares
@@ -28,7 +28,7 @@ def test_the_camera_and_the_plane_of_the_faces_follow_from_the_grid(tilt, roll):
     corners = true.project(BOARD)
     found = camera_of(corners, FRAME)
     assert found is not None and found.f == pytest.approx(1400.0, rel=1e-6)
-    lifted = lifted_corners(corners, FRAME, height=0.2)
+    lifted = faces_corners(corners, FRAME, height=0.2)
     assert np.abs(lifted - true.project(BOARD + [0, 0, 0.2])).max() < 1e-3
     # a low camera sees the faces well up the picture from the board: a few pixels here, more than a tenth of a square
     assert np.abs(lifted - corners).max() > 3
@@ -37,7 +37,7 @@ def test_the_camera_and_the_plane_of_the_faces_follow_from_the_grid(tilt, roll):
 def test_a_view_from_straight_above_keeps_the_grid():
     corners = camera(0).project(BOARD)
     assert camera_of(corners, FRAME) is None
-    assert (lifted_corners(corners, FRAME) == corners.astype(np.float32)).all()
+    assert faces_corners(corners, FRAME) is None
 
 
 def test_a_fit_that_is_no_real_cameras_lens_keeps_the_grid():
@@ -45,7 +45,7 @@ def test_a_fit_that_is_no_real_cameras_lens_keeps_the_grid():
     wide = camera(20, f=0.3 * FRAME[1], distance=18)
     corners = wide.project(BOARD)
     assert camera_of(corners, FRAME) is None
-    assert (lifted_corners(corners, FRAME) == corners.astype(np.float32)).all()
+    assert faces_corners(corners, FRAME) is None
     # the same view through a phone's main camera from farther away is told
     phone = camera(20, f=0.75 * FRAME[1], distance=45)
     assert camera_of(phone.project(BOARD), FRAME).f == pytest.approx(0.75 * FRAME[1], rel=1e-6)
@@ -53,14 +53,14 @@ def test_a_fit_that_is_no_real_cameras_lens_keeps_the_grid():
 
 def test_the_lift_does_not_depend_on_which_corner_is_row_1():
     corners = camera(45, 10).project(BOARD)
-    lifted = lifted_corners(corners, FRAME)
+    lifted = faces_corners(corners, FRAME)
     for k in range(1, 4):
-        assert np.abs(lifted_corners(np.roll(corners, -k, axis=0), FRAME) - np.roll(lifted, -k, axis=0)).max() < 1e-3
+        assert np.abs(faces_corners(np.roll(corners, -k, axis=0), FRAME) - np.roll(lifted, -k, axis=0)).max() < 1e-3
 
 
 def test_height_zero_is_the_board():
     corners = camera(45).project(BOARD)
-    assert (lifted_corners(corners, FRAME, height=0.0) == corners.astype(np.float32)).all()
+    assert faces_corners(corners, FRAME, height=0.0) is None
 
 
 def test_whether_a_tile_lies_there_is_the_boards_plane_and_which_tile_the_faces():

@@ -101,13 +101,6 @@ def faces_corners(corners: np.ndarray, image_shape: tuple[int, ...], size: int =
     return camera.project(points).astype(np.float32)
 
 
-def lifted_corners(corners: np.ndarray, image_shape: tuple[int, ...], size: int = 15,
-                   height: float = TILE_FACE_HEIGHT) -> np.ndarray:
-    """``faces_corners``, or the grid's ``corners`` as they are where the faces lie over their squares."""
-    faces = faces_corners(corners, image_shape, size, height)
-    return np.asarray(corners, np.float32).reshape(4, 2) if faces is None else faces
-
-
 def which_tile_from_faces(board: np.ndarray, faces: np.ndarray, classes: tuple[str, ...]) -> np.ndarray:
     """Each square's class probabilities (rows) with *whether* a tile lies there read on the board's plane
     (``board``: bare ``.`` and covered ``#`` as read there) and *which* tile read on the plane of the faces
