@@ -122,8 +122,8 @@ def cells_of(image: np.ndarray, corners: np.ndarray, squares, size: int = 15) ->
     h = homography_to_rectified(corners, size)
     crops = np.empty((len(squares), CROP_PX, CROP_PX) + image.shape[2:], image.dtype)
     for k, i in enumerate(squares):
-        shift = np.float64([[1, 0, -(MARGIN_PX + i % size * CELL_PX - CONTEXT_PX)],
-                            [0, 1, -(MARGIN_PX + i // size * CELL_PX - CONTEXT_PX)], [0, 0, 1]])
+        y0, x0 = _crop_origin(i // size, i % size)
+        shift = np.float64([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]])
         crops[k] = cv2.warpPerspective(image, shift @ h, (CROP_PX, CROP_PX), flags=cv2.INTER_LINEAR,
                                        borderMode=cv2.BORDER_REPLICATE)
     return crops
@@ -131,9 +131,13 @@ def cells_of(image: np.ndarray, corners: np.ndarray, squares, size: int = 15) ->
 
 def cut_cell(warped: np.ndarray, row: int, col: int, dy: int = 0, dx: int = 0) -> np.ndarray:
     """One square's crop as ``cut_cells`` cuts it, moved ``dy``/``dx`` pixels (at most ``CONTEXT_PX``)."""
-    y0 = MARGIN_PX + row * CELL_PX - CONTEXT_PX + dy
-    x0 = MARGIN_PX + col * CELL_PX - CONTEXT_PX + dx
-    return warped[y0:y0 + CROP_PX, x0:x0 + CROP_PX]
+    y0, x0 = _crop_origin(row, col)
+    return warped[y0 + dy:y0 + dy + CROP_PX, x0 + dx:x0 + dx + CROP_PX]
+
+
+def _crop_origin(row: int, col: int) -> tuple[int, int]:
+    """Where a square's crop starts in the rectified board (y, x): ``CONTEXT_PX`` before the square."""
+    return MARGIN_PX + row * CELL_PX - CONTEXT_PX, MARGIN_PX + col * CELL_PX - CONTEXT_PX
 
 
 def cut_cells(warped: np.ndarray, size: int = 15) -> np.ndarray:
