@@ -215,6 +215,64 @@ def test_a_turn_is_kept_only_where_it_beats_every_other():
     assert not Orientation(rotation=0, scores=(0.0,) * 4, sure=(0,) * 4, tiles=0).decisive
 
 
+class _CornerSession:
+    """A stand-in model that reads every crop surely as the letter coded in its top-left 4 x 4 pixels (0: bare, n:
+    the n-th letter): a crop turned a quarter reads what was coded in another corner, so each turn reads its own
+    letters, all as surely."""
+
+    def run(self, names, feeds):
+        code = np.rint(feeds["x"][:, 0, :4, :4].mean(axis=(1, 2)) * 255 / 9).astype(int)
+        logits = np.zeros((len(code), 27), np.float32)
+        logits[np.arange(len(code)), np.clip(code, 0, 26)] = 20.0
+        return [logits]
+
+
+def _coded_board(upright: list[str], turn: int, elsewhere: str = "Q") -> np.ndarray:
+    """225 crops whose reading in ``turn`` (each crop turned so, the board turned so) is ``upright``, and whose
+    reading in every other turn is ``elsewhere`` on the same squares."""
+    board = np.rot90(np.array([list(row) for row in upright]), -turn)    # each square's letter in its unturned place
+    corners = [(slice(0, 4), slice(0, 4)), (slice(0, 4), slice(36, 40)), (slice(36, 40), slice(36, 40)),
+               (slice(36, 40), slice(0, 4))]      # the corner read in turn 0, 1, 2, 3 (np.rot90 turns anticlockwise)
+    crops = np.zeros((225, 40, 40, 3), np.uint8)
+    for i, ch in enumerate(board.reshape(-1)):
+        if ch == ".":
+            continue
+        for k, (rows, cols) in enumerate(corners):
+            letter = ch if k == turn else elsewhere
+            crops[i, rows, cols] = 9 * (ord(letter) - ord("A") + 1)
+    return crops
+
+
+def test_the_turn_whose_letters_spell_words_is_upright_however_surely_the_others_read():
+    """jheidel's IMG_20151016_170755 (a phone photo of a board far off, letters blurred): its letters lying on their
+    sides were read surely more often than upright, and the board was read upside down (117 squares wrong). With the
+    game's word list, a turn that spells two words of three letters or more more than every other is upright; one
+    word more could be chance, and so could a two-letter run (96 of the 676 pairs of letters are words)."""
+    from tilecam.engine.lexicon import Lexicon
+    from tilecam.vision.classify import ModelSpec
+    from tilecam.vision.orient import upright_turn
+
+    classes = (".",) + tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    model = TileClassifier(_CornerSession(), ModelSpec(classes, "x", "logits", 40, "BGR", 1 / 255, (0.0,) * 3,
+                                                       (1.0,) * 3), None)
+    lexicon = Lexicon.from_words(["CAT", "CAR", "TO"])
+    board = ["." * 15] * 15
+    board[7], board[8], board[9] = "......CAT......", "......A.O......", "......R........"      # CAT, CAR, TO
+    board[1] = "QQ............."       # read so in every turn (the crops' other corners): a pair that is no word
+    crops = _coded_board(board, 2)
+    probs = model.probabilities(crops)
+    letters = classes[1:]
+    blind = upright_turn(crops, crops, probs, model, letters)
+    assert blind.sure == (8, 8, 8, 8) and blind.rotation == 0          # every turn reads as surely: the first kept
+    found = upright_turn(crops, crops, probs, model, letters, lexicon)
+    assert found.words == (0, 0, 2, 0) and found.rotation == 2          # CAT and CAR; TO is too short to count
+    one_word = ["." * 15] * 15
+    one_word[7], one_word[8] = "......CAT......", "........O......"     # CAT and TO: one word that counts
+    crops = _coded_board(one_word, 3)
+    found = upright_turn(crops, crops, model.probabilities(crops), model, letters, lexicon)
+    assert found.words == (0, 0, 0, 1) and found.rotation == 0
+
+
 def test_an_upside_down_first_word_that_reads_alike_both_ways_leaves_the_turn_untold(shared_dir, tiles_drawn_flat):
     from tilecam.engine.gcg import load_gcg
     from tilecam.models.video import iter_render, script_game

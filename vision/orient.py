@@ -2,9 +2,11 @@
 
 A fixed camera learns it once at calibration (the rotation is kept in the configuration). From a single photo it is
 told from the tiles: letters read upright are read with high probability, letters turned a quarter or half turn are
-not (the board's crops are read again each turned: no second warp; only the squares not surely bare). The premium
-layout is symmetric under every quarter turn, so the board's print cannot tell it; an empty board has no answer and
-keeps rotation 0.
+not (the board's crops are read again each turned: no second warp; only the squares not surely bare). Given the
+game's word list, the turn whose runs of tiles spell clearly more words comes first: a model can read a blurred
+letter lying on its side as surely as an upright one, but such letters seldom spell words. The premium layout is
+symmetric under every quarter turn, so the board's print cannot tell it; an empty board has no answer and keeps
+rotation 0.
 """
 
 from __future__ import annotations
@@ -13,16 +15,26 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from tilecam.vision.classify import SURELY_BARE, TileClassifier, letter_mask
+from tilecam.vision.classify import OCCLUDED, SURELY_BARE, TileClassifier, letter_mask
 from tilecam.vision.context import references_from_board
 from tilecam.vision.locate import BoardLocation, LocateConfig, locate_board
 from tilecam.vision.warp import cut_cells, warp_board
+from tilecam.vision.words import in_lexicon, runs
 
 
 SURE_LETTER = 0.9     # a letter read at least this surely is taken as upright
 #: With as many letters read surely, another turn is taken only when its whole reading is this much more probable
 #: (log-probability, nats): half a nat, so that a board with no letter in sight keeps the camera's turn.
 TURN_MARGIN = 0.5
+#: A turn whose reading spells this many words more than every other turn's (runs of ``WORD_LETTERS`` tiles or more
+#: the game's word list holds) is the upright one, whatever the letters' sureness: two, for one run may spell a word
+#: turned too. Letters read blurred on their sides were read more surely than upright ones on a phone photo of a
+#: board far off (jheidel, BENCHMARKS: Vision, the board's turn).
+WORDS_MARGIN = 2
+#: Only runs of this many tiles or more count as words there: of the 676 pairs of letters, 96 are words (ENABLE), so
+#: a turned board's two-letter runs spell words by chance (a test board of random tiles read upside down spelt three);
+#: of the 17,576 triples, 972.
+WORD_LETTERS = 3
 # A square read bare at classify.SURELY_BARE unturned is not read turned: it counts as read alike in every turn. This
 # takes about two thirds off the three extra classifications, and a turned bare square's print read as a tile only
 # added noise to the turns' comparison (the shipped model told row 1 right on 46 of srdewan's 53 photos reading
@@ -36,6 +48,7 @@ class Orientation:
     scores: tuple[float, ...]     # per turn: log-probability of the reading (each square's best class)
     sure: tuple[int, ...]         # per turn: tile squares read as a letter at SURE_LETTER or more
     tiles: int                    # squares read as a tile (a letter or a blank) unturned
+    words: tuple[int, ...] = ()   # per turn: runs of tiles that are words of the game's word list (none given: ())
     #: the squares read turned (indices, unturned order: those not read bare at ``SURELY_BARE``) and the model's
     #: (logits, embedding) of them turned one, two and three quarters: ``reading_turned`` completes a turn's reading
     asked: np.ndarray = field(default_factory=lambda: np.zeros(0, np.intp), repr=False, compare=False)
@@ -53,13 +66,14 @@ class Orientation:
 
 
 def upright_turn(crops: np.ndarray, refs: np.ndarray, probs: np.ndarray, classifier: TileClassifier,
-                 letters) -> Orientation:
+                 letters, lexicon=None) -> Orientation:
     """The turn that stands the board's letters up, from its unturned reading (``probs`` of ``crops`` beside
     ``refs``): the squares not read bare at ``SURELY_BARE`` are read again with each crop turned a quarter, half and
     three quarters (one classification); the turn with the most letters read surely wins, then the one whose reading is the most
     probable (the sum over squares of the log of each square's best class: bare squares read alike in every turn,
-    letters surely only upright), which must beat the unturned one by ``TURN_MARGIN``. An empty board keeps
-    rotation 0."""
+    letters surely only upright), which must beat the unturned one by ``TURN_MARGIN``. With ``lexicon`` (the game's
+    word list), a turn that spells ``WORDS_MARGIN`` words more than every other is taken first. An empty board
+    keeps rotation 0."""
     classes = list(classifier.classes)
     ask = np.flatnonzero(classifier.bare_or_covered(probs) < SURELY_BARE)
     reads, turned = [probs], []
@@ -83,7 +97,30 @@ def upright_turn(crops: np.ndarray, refs: np.ndarray, probs: np.ndarray, classif
     # square); between turns with as many, the more probable reading
     best = max(range(4), key=lambda k: (sure[k], scores[k]))
     rotation = best if best and (sure[best] > sure[0] or scores[best] > scores[0] + TURN_MARGIN) else 0
-    return Orientation(rotation, tuple(scores), tuple(sure), int(tile.sum()), asked=ask, turned=tuple(turned))
+    words = [] if lexicon is None else [words_spelt(p, k, classes, lexicon, letters) for k, p in enumerate(reads)]
+    if words:
+        most = max(range(4), key=lambda k: words[k])
+        if all(words[most] >= words[j] + WORDS_MARGIN for j in range(4) if j != most):
+            rotation = most
+    return Orientation(rotation, tuple(scores), tuple(sure), int(tile.sum()), tuple(words), asked=ask,
+                       turned=tuple(turned))
+
+
+def words_spelt(probs: np.ndarray, turn: int, classes, lexicon, letters) -> int:
+    """How many runs of ``WORD_LETTERS`` tiles or more (no covered square among them) are words of ``lexicon`` on
+    the board read as ``probs`` (each square's most probable class; squares in unturned order, each crop read turned
+    ``turn`` quarter turns), the board turned so too."""
+    size = int(round(len(probs) ** 0.5))
+    letters = letters or [c for c, is_letter in zip(classes, letter_mask(classes)) if is_letter]
+    labels = np.asarray(classes, dtype=object)[probs.argmax(axis=1)].reshape(size, size)
+    grid = np.rot90(labels, turn)
+    words = 0
+    for run in runs(grid):
+        if len(run) < WORD_LETTERS:
+            continue
+        word = "".join(grid[r, c] for r, c in run)
+        words += OCCLUDED not in word and in_lexicon(lexicon, word, letters)
+    return words
 
 
 def _turned(squares: np.ndarray, which: np.ndarray, turns) -> np.ndarray:
@@ -109,8 +146,9 @@ def reading_turned(found: Orientation, turn: int, crops: np.ndarray, refs: np.nd
 
 
 def find_orientation(image: np.ndarray, classifier: TileClassifier, tileset="english",
-                     location: BoardLocation | None = None, size: int = 15) -> Orientation:
-    """``upright_turn`` of the board in ``image`` (located unless ``location`` is given; ``size`` squares a side)."""
+                     location: BoardLocation | None = None, size: int = 15, lexicon=None) -> Orientation:
+    """``upright_turn`` of the board in ``image`` (located unless ``location`` is given; ``size`` squares a side;
+    ``lexicon``: the game's word list, whose words tell the turn where they clearly do)."""
     from tilecam.vision.read import letters_of
 
     location = location or locate_board(image, LocateConfig(size=size))
@@ -118,10 +156,10 @@ def find_orientation(image: np.ndarray, classifier: TileClassifier, tileset="eng
     refs = references_from_board(crops)
     letters = letters_of(tileset)
     probs = classifier.probabilities(crops, refs, letters)
-    return upright_turn(crops, refs, probs, classifier, letters)
+    return upright_turn(crops, refs, probs, classifier, letters, lexicon)
 
 
 def best_rotation(image: np.ndarray, classifier: TileClassifier, tileset="english",
-                  location: BoardLocation | None = None, size: int = 15) -> int:
+                  location: BoardLocation | None = None, size: int = 15, lexicon=None) -> int:
     """The quarter turns that bring row 1 to the top; 0 unless another turn is clearly better."""
-    return find_orientation(image, classifier, tileset, location, size).rotation
+    return find_orientation(image, classifier, tileset, location, size, lexicon).rotation

@@ -132,8 +132,9 @@ def read_board(image: np.ndarray, classifier: TileClassifier, tileset="english",
     model reads both: its crops are the same pixels a square whatever the board's size.
     ``hint``: the previous ``BoardLocation`` (or its corners) when the camera is fixed — reused when it still fits.
     ``rotation``: which edge is row 1, in quarter turns, as calibrated for a fixed camera; None: told from the
-    tiles of this photo (``orient.upright_turn``). ``references``: each square's bare look from a calibration
-    (the empty board, in the same rotation); None: from this board (``context.references_from_board``).
+    tiles of this photo (``orient.upright_turn``; the words they spell in ``lexicon`` where given, settled or not).
+    ``references``: each square's bare look from a calibration (the empty board, in the same rotation); None: from
+    this board (``context.references_from_board``).
     ``adapter``: a board profile's adaptation (embedding, logits → logits), learnt from this board's tiles.
     ``settled``: a photo of a game's board between turns, whose tiles all hang together (``connected.joined``);
     False for a board that may be seen mid-play (the tracker's frames). ``lexicon``: the game's word list, by which
@@ -165,7 +166,7 @@ def read_board(image: np.ndarray, classifier: TileClassifier, tileset="english",
     logits, embedding = classifier.run(crops, refs)
     probs = classifier.calibrated(logits if adapter is None else adapter(embedding, logits), letters)
     if rotation is None:
-        found = upright_turn(crops, refs, probs, classifier, letters)
+        found = upright_turn(crops, refs, probs, classifier, letters, lexicon)
         if found.rotation:
             turn = found.rotation
             # the squares upright_turn read turned are not read again (its readings are in unturned order)
