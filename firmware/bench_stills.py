@@ -285,6 +285,18 @@ def timing_line(results: Sequence[GameResult]) -> str:
             f"figures above): median {1000 * statistics.median(x for r in results for x in r.decode):.0f} ms")
 
 
+def _laid_out_looks(photo: Path, classifier: Any, tiles: str) -> Any:
+    """The tiles learnt from ``photo`` of the set laid out (``vision.laidout``), by ``classifier``."""
+    import cv2
+
+    from tilecam.vision.laidout import learn_laid_out
+
+    image = cv2.imread(str(photo))
+    if image is None:
+        raise ValueError(f"cannot read an image from {photo}")
+    return learn_laid_out(image, classifier, tiles)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from tilecam.core.service import CommandRefused
     from tilecam.engine.variants import tilesets, variants
@@ -307,6 +319,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--details", action="store_true", help="list every move not right, and each game's run")
     p.add_argument("--learn", action="store_true",
                    help="the tracker learns the board from its committed tiles (off on the device by default)")
+    p.add_argument("--laid-out", default=None, metavar="PHOTO",
+                   help="a photo of the games' tile set laid out on their board (as tilecam calibrate --laid-out "
+                        "takes it): every game read with the tiles learnt from it")
     args = p.parse_args(list(argv) if argv is not None else None)
 
     try:
@@ -329,14 +344,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         reader = reader_module.default_reader(tiles, model=args.model, tile_height=args.tile_height)
-    except (ImportError, OSError, ValueError) as exc:
+        looks = None if args.laid_out is None else _laid_out_looks(Path(args.laid_out), reader.classifier, tiles)
+    except (ImportError, OSError, ValueError) as exc:     # a LayoutError is a ValueError
         print(f"tilecam bench stills: the vision reader is not available: {exc}", file=sys.stderr)
         return 2
     results = []
     for game in games:
         # a new reader per game: each game is its own board and camera (its turn is learnt again)
-        if results:
-            reader = reader_module.default_reader(tiles, model=args.model, tile_height=args.tile_height)
+        if results or looks is not None:
+            reader = reader_module.default_reader(tiles, model=args.model, tile_height=args.tile_height,
+                                                  looks=looks)
         r = run_game(game, tiles, reader, lexicon, settings.lexicon, learn=args.learn, settings=settings,
                      rack_size=rules.rack_size)
         results.append(r)
@@ -348,8 +365,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     model = args.model or "shipped models/tiles.onnx"
     empties = "with" if any(g.empty for g in games) else "without"
     variant = f"variant {settings.variant}, " if args.variant else ""
+    taught = "" if looks is None else f", {looks.tiles} tiles learnt from {args.laid_out}"
     print(f"Move inference on {args.folder} ({variant}{tiles} tiles, model {model}, {empties} the empty-board "
-          f"photo)\n")
+          f"photo{taught})\n")
     print(table(results))
     print()
     print(timing_line(results))

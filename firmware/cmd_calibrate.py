@@ -1,9 +1,14 @@
-"""``tilecam calibrate``: a photo of the empty board becomes the board's profile (each square's bare look).
+"""``tilecam calibrate``: a photo of the empty board becomes the board's profile (each square's bare look); a photo
+of the tile set laid out teaches the reader the user's tiles.
 
     tilecam calibrate [PHOTO] [--source …] [--data-dir DIR] [--config FILE] [--size 21]
+    tilecam calibrate --laid-out PHOTO [--tiles SET] [--data-dir DIR] [--config FILE] [--size 21]
 
 With PHOTO, that photo; without, one frame from the camera the config names. The profile is written to the data
-folder (``board-profile.npz``); the reader of ``tilecam run`` judges tiles against it from then on.
+folder (``board-profile.npz``); the reader of ``tilecam run`` judges tiles against it from then on. With
+``--laid-out``, the photo shows one tile of each letter of the set laid on the board in the set's order, the blank
+last, row after row from the top left (``vision.laidout``): the looks of the user's tiles are written to the data
+folder (``tile-looks.npz``) and ``tilecam run`` reads with them.
 """
 
 from __future__ import annotations
@@ -21,6 +26,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--data-dir", type=Path, default=None, help="where the profile goes (default: the config's)")
     p.add_argument("--size", type=int, choices=(15, 21), default=15,
                    help="squares a side: 15, or 21 for a Super Scrabble board (default 15)")
+    p.add_argument("--laid-out", type=Path, default=None, metavar="PHOTO",
+                   help="a photo of one tile of each letter laid on the board in the set's order, the blank last, "
+                        "row after row from the top left: the reader learns the user's tiles from it")
+    p.add_argument("--tiles", default="english", help="the tile set laid out (default english)")
+    p.add_argument("--model", type=Path, default=None, help="tile model (default: the shipped one)")
     p.set_defaults(func=_calibrate)
 
 
@@ -51,6 +61,8 @@ def _calibrate(args: argparse.Namespace) -> int:
     from tilecam.core.store import default_path
 
     folder = Path(args.data_dir or config.data_dir or default_path().parent)
+    if args.laid_out is not None:
+        return _learn_laid_out(args, folder)
     try:
         profile = calibrate(_frame(args, config), args.size)
     except BoardNotFound as exc:
@@ -62,4 +74,31 @@ def _calibrate(args: argparse.Namespace) -> int:
     path = save_profile(profile, folder)
     print(f"tilecam calibrate: the empty {profile.size}x{profile.size} board's {len(profile.references)} squares "
           f"recorded in {path}")
+    return 0
+
+
+def _learn_laid_out(args: argparse.Namespace, folder: Path) -> int:
+    import cv2
+
+    from tilecam.vision.classify import TileClassifier
+    from tilecam.vision.laidout import LayoutError, learn_laid_out, order_of, save_tile_looks
+    from tilecam.vision.locate import BoardNotFound
+
+    image = cv2.imread(str(args.laid_out)) if args.laid_out.is_file() else None
+    if image is None:
+        print(f"tilecam calibrate: cannot read an image from {args.laid_out}", file=sys.stderr)
+        return 2
+    try:
+        looks = learn_laid_out(image, TileClassifier.load(args.model, threads=2), args.tiles, args.size)
+    except BoardNotFound as exc:
+        print(f"tilecam calibrate: no board found: {exc}", file=sys.stderr)
+        return 1
+    except LayoutError as exc:
+        print(f"tilecam calibrate: {args.laid_out} is not the {args.tiles} set laid out: {exc}", file=sys.stderr)
+        return 1
+    except (ValueError, OSError) as exc:
+        print(f"tilecam calibrate: {exc}", file=sys.stderr)
+        return 2
+    path = save_tile_looks(looks, folder)
+    print(f"tilecam calibrate: {looks.tiles} tiles learnt ({' '.join(order_of(args.tiles))}) in {path}")
     return 0

@@ -51,6 +51,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "tiles (labels, the default), all as games' positions (games: as `tilecam read` reads a "
                         "photo), or all as loose tiles (loose: `tilecam read --loose`)")
     add_tile_height_option(e)
+    e.add_argument("--laid-out", type=Path, default=None, metavar="PHOTO",
+                   help="a photo of the real folders' tile set laid out on their board (as tilecam calibrate "
+                        "--laid-out takes it): every photo read with the tiles learnt from it")
     e.add_argument("--out", type=Path, default=Path("out/eval-vision"), help="folder for the confusion matrices")
     e.add_argument("--threads", type=int, default=2)
     e.set_defaults(func=_eval)
@@ -102,4 +105,4 @@ def _eval(args: argparse.Namespace) -> int:
     return run_evaluation(renders=args.renders, real_dirs=args.real, model=args.model, out_dir=args.out,
                           threads=args.threads, first_render=args.first_render, empty=args.empty,
                           tileset=args.tiles, lexicon=args.lexicon, positions=args.positions,
-                          tile_height=args.tile_height)
+                          tile_height=args.tile_height, laid_out=args.laid_out)

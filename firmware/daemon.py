@@ -90,20 +90,31 @@ def make_tracker(factory: str, board_rows: list[str], tileset: str, stills: bool
 
 
 def _calibrated_reader(tileset: str, data_dir: Any, size: int = 15) -> Any:
-    """The vision reader of a ``size`` x ``size`` board with the board recorded by ``tilecam calibrate`` in
-    ``data_dir`` (each square's bare look), or None (the tracker's own reader) where there is none or it cannot be
-    used: not a profile, or one of a board of another size (said in the log)."""
+    """The vision reader of a ``size`` x ``size`` board with what ``tilecam calibrate`` recorded in ``data_dir``
+    (each square's bare look; the user's tiles, learnt from a photo of the set laid out), or None (the tracker's own
+    reader) where there is neither. Either is left out where it cannot be used — not a profile, one of a board of
+    another size, not tile looks — and the log says so."""
     if data_dir is None:
         return None
+    from tilecam.vision.laidout import LayoutError, load_tile_looks
     from tilecam.vision.moves.reader import default_reader
     from tilecam.vision.profile import ProfileError, load_profile
 
+    profile = looks = None
     try:
         profile = load_profile(Path(data_dir))
-        return None if profile is None else default_reader(tileset, profile=profile, size=size)
+        if profile is not None and profile.size != size:
+            raise ProfileError(f"the board profile is of a {profile.size}x{profile.size} board, not {size}x{size}")
     except ProfileError as exc:
         log.warning("%s: reading without it", exc)
+        profile = None
+    try:
+        looks = load_tile_looks(Path(data_dir))
+    except LayoutError as exc:
+        log.warning("%s: reading without it", exc)
+    if profile is None and looks is None:
         return None
+    return default_reader(tileset, profile=profile, size=size, looks=looks)
 
 
 def encode_snapshot(image: Any, width: int, quality: int) -> bytes | None:

@@ -188,7 +188,8 @@ def _progress(done: int, total: int, what: str) -> None:
 
 
 def evaluate_folder(classifier: TileClassifier, folder: Path, tileset=None, name: str | None = None,
-                    lexicon=None, positions: str = "labels", tile_height: float = TILE_FACE_HEIGHT) -> Tally:
+                    lexicon=None, positions: str = "labels", tile_height: float = TILE_FACE_HEIGHT,
+                    adapter=None) -> Tally:
     """Every labelled photo of ``folder`` read as a single photo (the turn told by the reader), scored in the turn
     of the reading that fits the label best. ``tileset`` None: every letter the model knows is allowed.
 
@@ -198,6 +199,7 @@ def evaluate_folder(classifier: TileClassifier, folder: Path, tileset=None, name
     the games' word list, by which a game's runs of tiles are words (``vision.words``). ``positions``: ``labels`` as
     above (the figure of record), ``games`` every photo as a game's position (as ``tilecam read`` reads a photo by
     default), ``loose`` every photo as tiles laid anywhere (``tilecam read --loose``). ``tile_height``: as
+    ``read_board``'s. ``adapter``: the tiles learnt from a photo of the set laid out (``vision.laidout``), as
     ``read_board``'s."""
     tally = Tally(name or folder.name)
     photos = labelled_photos(folder)
@@ -216,7 +218,7 @@ def evaluate_folder(classifier: TileClassifier, folder: Path, tileset=None, name
         label = f"{folder.name}/{photo.name}"
         try:
             reading = read_board(image, classifier, tileset=tileset, rotation=None, settled=tally.as_games,
-                                 lexicon=lexicon, tile_height=tile_height)
+                                 lexicon=lexicon, tile_height=tile_height, adapter=adapter)
         except BoardNotFound:
             tally.add_not_found(list(photo.board), label)
             continue
@@ -379,23 +381,39 @@ def default_real_folders() -> list[Path]:
     return [Path(f"{SHARED_BOARDS / g}=german") for g in ("game03", "game04") if (SHARED_BOARDS / g).is_dir()]
 
 
+def _laid_out_adapter(classifier: TileClassifier, photo: Path, tiles):
+    """The reader's adaptation to the tiles laid out in ``photo`` (``vision.laidout``: the tile set ``tiles``)."""
+    from tilecam.vision.laidout import learn_laid_out
+
+    image = cv2.imread(str(photo))
+    if image is None:
+        raise ValueError(f"cannot read an image from {photo}")
+    looks = learn_laid_out(image, classifier, tiles)
+    print(f"tiles learnt from {photo}: {looks.tiles} ({tiles})")
+    return looks.profile(classifier.classes).adapter()
+
+
 def run_evaluation(renders: int = 0, real_dirs: list[Path] | None = None, model: Path | None = None,
                    out_dir: Path = Path("out/eval-vision"), threads: int = 2, first_render: int = 0,
                    empty: int = 0, tileset="english", lexicon: str | None = None, positions: str = "labels",
-                   tile_height: float = TILE_FACE_HEIGHT) -> int:
+                   tile_height: float = TILE_FACE_HEIGHT, laid_out: Path | None = None) -> int:
     from tilecam.core.lexicons import lexicon_for
 
     classifier = TileClassifier.load(model, threads=threads)
     cv2.setNumThreads(threads)
     tallies: list[Tally] = []
+    adapter = None
     for given in default_real_folders() if real_dirs is None else real_dirs:
         folder, own_tiles = folder_and_tiles(given)
         if not folder.is_dir():
             print(f"(no folder {folder}: skipped)", file=sys.stderr)
             continue
         tiles = own_tiles or tileset
-        tallies.append(evaluate_folder(classifier, folder, tiles, lexicon=lexicon_for(tiles, lexicon),
-                                       positions=positions, tile_height=tile_height))
+        if laid_out is not None and adapter is None:
+            adapter = _laid_out_adapter(classifier, laid_out, tiles)
+        name = f"{folder.name} (tiles laid out)" if adapter is not None else None
+        tallies.append(evaluate_folder(classifier, folder, tiles, name, lexicon=lexicon_for(tiles, lexicon),
+                                       positions=positions, tile_height=tile_height, adapter=adapter))
     if renders:
         tallies.append(evaluate_renders(classifier, renders, first=first_render, tile_height=tile_height))
     if empty:

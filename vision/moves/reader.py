@@ -46,7 +46,7 @@ class VisionReader:
     ``size``: the board's squares a side (15, or 21 for Super Scrabble's board)."""
 
     def __init__(self, classifier: Any, tileset: str, rotation: int | None, profile: Any = None,
-                 size: int = 15, tile_height: float = TILE_FACE_HEIGHT) -> None:
+                 size: int = 15, tile_height: float = TILE_FACE_HEIGHT, looks: Any = None) -> None:
         self.classifier = classifier
         self.tile_height = tile_height   # which tile read on the plane of the faces this far up (``read_board``)
         self.tileset = tileset
@@ -58,6 +58,11 @@ class VisionReader:
         self.learnt: dict[tuple[int, int], tuple[np.ndarray, int]] = {}   # square → its last look, its label
         self.adapter: Any = None         # the model's last layer refitted on ``learnt`` (``vision.adapt``)
         self._head: Any = None
+        # the tiles learnt from a photo of the set laid out (``vision.laidout``), learnt before any game's
+        self.taught = None if looks is None else looks.profile(classifier.classes)
+        if self.taught is not None and self.taught.labels:
+            self._head = self.taught.head
+            self.adapter = self.taught.adapter()
         self.last: Any = None            # the last reading (its probabilities and references are reused)
         self._faces_of: Any = None       # the references whose face colours ``_faces`` are
         self._faces: Any = None
@@ -254,13 +259,16 @@ class VisionReader:
                 n += ch != EMPTY
         if n:
             looks = list(self.learnt.values())
-            profile = BoardProfile([e for e, _ in looks], [y for _, y in looks], self._head)
+            taught = self.taught or BoardProfile()
+            profile = BoardProfile(taught.embeddings + [e for e, _ in looks], taught.labels + [y for _, y in looks],
+                                   self._head)
             self.adapter = profile.adapter()
         return n
 
 
 def default_reader(tileset: str, threads: int = 1, model: Any = None, rotation: int | None = None,
-                   profile: Any = None, size: int = 15, tile_height: float = TILE_FACE_HEIGHT) -> VisionReader:
+                   profile: Any = None, size: int = 15, tile_height: float = TILE_FACE_HEIGHT,
+                   looks: Any = None) -> VisionReader:
     """The vision pipeline as a reader: ``read_board`` with the tile model (``model``: a path, None = the shipped
     one; ``threads`` onnxruntime threads), the last location as the hint.
 
@@ -272,11 +280,22 @@ def default_reader(tileset: str, threads: int = 1, model: Any = None, rotation: 
     calibrate``): its squares' bare looks are the references and its grid the first hint; ``ProfileError`` when
     it is of another board's size. ``size``: the board's squares a side, 15 or 21 (Super Scrabble).
     ``tile_height``: which tile read on the plane of the tiles' faces this far above the board (``read_board``; the
-    board read turned on the table, ``turned``, stays on the board's plane); 0: the board's plane."""
+    board read turned on the table, ``turned``, stays on the board's plane); 0: the board's plane.
+    ``looks``: the user's tiles learnt from a photo of the set laid out (``vision.laidout``, ``tilecam calibrate
+    --laid-out``), read with from the first frame; left out, and said so in the log, where they were learnt with
+    another model."""
     from tilecam.vision.classify import TileClassifier
 
     if profile is not None and profile.size != size:
         from tilecam.vision.profile import ProfileError
 
         raise ProfileError(f"the board profile is of a {profile.size}x{profile.size} board, not {size}x{size}")
-    return VisionReader(TileClassifier.load(model, threads=threads), tileset, rotation, profile, size, tile_height)
+    classifier = TileClassifier.load(model, threads=threads)
+    if looks is not None:
+        from tilecam.vision.laidout import model_digest
+
+        if looks.model != model_digest(classifier.path):
+            log.warning("the tiles laid out were learnt with another tile model: reading without them (run "
+                        "tilecam calibrate --laid-out again)")
+            looks = None
+    return VisionReader(classifier, tileset, rotation, profile, size, tile_height, looks)
