@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from tilecam.vision.classify import OCCLUDED, SURELY_BARE, TileClassifier, letter_mask
+from tilecam.vision.classify import BLANK, OCCLUDED, SURELY_BARE, TileClassifier, letter_mask
 from tilecam.vision.context import references_from_board
 from tilecam.vision.locate import BoardLocation, LocateConfig, locate_board
 from tilecam.vision.warp import cut_cells, warp_board
-from tilecam.vision.words import in_lexicon, runs
+from tilecam.vision.words import runs
 
 
 SURE_LETTER = 0.9     # a letter read at least this surely is taken as upright
@@ -97,7 +97,7 @@ def upright_turn(crops: np.ndarray, refs: np.ndarray, probs: np.ndarray, classif
     # square); between turns with as many, the more probable reading
     best = max(range(4), key=lambda k: (sure[k], scores[k]))
     rotation = best if best and (sure[best] > sure[0] or scores[best] > scores[0] + TURN_MARGIN) else 0
-    words = [] if lexicon is None else [words_spelt(p, k, classes, lexicon, letters) for k, p in enumerate(reads)]
+    words = [] if lexicon is None else [words_spelt(p, k, classes, lexicon) for k, p in enumerate(reads)]
     if words:
         most = max(range(4), key=lambda k: words[k])
         if all(words[most] >= words[j] + WORDS_MARGIN for j in range(4) if j != most):
@@ -106,12 +106,12 @@ def upright_turn(crops: np.ndarray, refs: np.ndarray, probs: np.ndarray, classif
                        turned=tuple(turned))
 
 
-def words_spelt(probs: np.ndarray, turn: int, classes, lexicon, letters) -> int:
-    """How many runs of ``WORD_LETTERS`` tiles or more (no covered square among them) are words of ``lexicon`` on
-    the board read as ``probs`` (each square's most probable class; squares in unturned order, each crop read turned
-    ``turn`` quarter turns), the board turned so too."""
+def words_spelt(probs: np.ndarray, turn: int, classes, lexicon) -> int:
+    """How many runs of ``WORD_LETTERS`` tiles or more are words of ``lexicon`` on the board read as ``probs`` (each
+    square's most probable class; squares in unturned order, each crop read turned ``turn`` quarter turns), the board
+    turned so too. A run with a blank or a covered square in it is not counted: a blank stands for any letter, and
+    letters lying sideways read as blanks spelt "words" of blanks alone (srdewan's srd-board6 upside down)."""
     size = int(round(len(probs) ** 0.5))
-    letters = letters or [c for c, is_letter in zip(classes, letter_mask(classes)) if is_letter]
     labels = np.asarray(classes, dtype=object)[probs.argmax(axis=1)].reshape(size, size)
     grid = np.rot90(labels, turn)
     words = 0
@@ -119,7 +119,7 @@ def words_spelt(probs: np.ndarray, turn: int, classes, lexicon, letters) -> int:
         if len(run) < WORD_LETTERS:
             continue
         word = "".join(grid[r, c] for r, c in run)
-        words += OCCLUDED not in word and in_lexicon(lexicon, word, letters)
+        words += OCCLUDED not in word and BLANK not in word and word in lexicon
     return words
 
 
