@@ -217,13 +217,13 @@ def test_a_turn_is_kept_only_where_it_beats_every_other():
 
 class _CornerSession:
     """A stand-in model that reads every crop surely as the letter coded in its top-left 4 x 4 pixels (0: bare, n:
-    the n-th letter): a crop turned a quarter reads what was coded in another corner, so each turn reads its own
+    the n-th letter, 27: a blank): a crop turned a quarter reads what was coded in another corner, so each turn reads its own
     letters, all as surely."""
 
     def run(self, names, feeds):
         code = np.rint(feeds["x"][:, 0, :4, :4].mean(axis=(1, 2)) * 255 / 9).astype(int)
-        logits = np.zeros((len(code), 27), np.float32)
-        logits[np.arange(len(code)), np.clip(code, 0, 26)] = 20.0
+        logits = np.zeros((len(code), 28), np.float32)
+        logits[np.arange(len(code)), np.clip(code, 0, 27)] = 20.0
         return [logits]
 
 
@@ -239,7 +239,7 @@ def _coded_board(upright: list[str], turn: int, elsewhere: str = "Q") -> np.ndar
             continue
         for k, (rows, cols) in enumerate(corners):
             letter = ch if k == turn else elsewhere
-            crops[i, rows, cols] = 9 * (ord(letter) - ord("A") + 1)
+            crops[i, rows, cols] = 9 * (27 if letter == "?" else ord(letter) - ord("A") + 1)
     return crops
 
 
@@ -252,7 +252,7 @@ def test_the_turn_whose_letters_spell_words_is_upright_however_surely_the_others
     from tilecam.vision.classify import ModelSpec
     from tilecam.vision.orient import upright_turn
 
-    classes = (".",) + tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    classes = (".",) + tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ") + ("?",)
     model = TileClassifier(_CornerSession(), ModelSpec(classes, "x", "logits", 40, "BGR", 1 / 255, (0.0,) * 3,
                                                        (1.0,) * 3), None)
     lexicon = Lexicon.from_words(["CAT", "CAR", "TO"])
@@ -261,7 +261,7 @@ def test_the_turn_whose_letters_spell_words_is_upright_however_surely_the_others
     board[1] = "QQ............."       # read so in every turn (the crops' other corners): a pair that is no word
     crops = _coded_board(board, 2)
     probs = model.probabilities(crops)
-    letters = classes[1:]
+    letters = classes[1:-1]
     blind = upright_turn(crops, crops, probs, model, letters)
     assert blind.sure == (8, 8, 8, 8) and blind.rotation == 0          # every turn reads as surely: the first kept
     found = upright_turn(crops, crops, probs, model, letters, lexicon)
@@ -271,6 +271,10 @@ def test_the_turn_whose_letters_spell_words_is_upright_however_surely_the_others
     crops = _coded_board(one_word, 3)
     found = upright_turn(crops, crops, model.probabilities(crops), model, letters, lexicon)
     assert found.words == (0, 0, 0, 1) and found.rotation == 0
+    # tiles read as blanks in the other turns spell no words there (a blank stands for any letter: srd-board6)
+    crops = _coded_board(board, 2, elsewhere="?")
+    found = upright_turn(crops, crops, model.probabilities(crops), model, letters, lexicon)
+    assert found.words == (0, 0, 2, 0) and found.rotation == 2
 
 
 def test_an_upside_down_first_word_that_reads_alike_both_ways_leaves_the_turn_untold(shared_dir, tiles_drawn_flat):
