@@ -54,7 +54,6 @@ def _frame(args: argparse.Namespace, config):
 
 def _calibrate(args: argparse.Namespace) -> int:
     from tilecam.firmware.config import load_config
-    from tilecam.vision.locate import BoardNotFound
     from tilecam.vision.profile import calibrate, save_profile
 
     config = load_config(args.config)
@@ -63,14 +62,9 @@ def _calibrate(args: argparse.Namespace) -> int:
     folder = Path(args.data_dir or config.data_dir or default_path().parent)
     if args.laid_out is not None:
         return _learn_laid_out(args, folder)
-    try:
-        profile = calibrate(_frame(args, config), args.size)
-    except BoardNotFound as exc:
-        print(f"tilecam calibrate: no board found: {exc}", file=sys.stderr)
-        return 1
-    except (ValueError, OSError) as exc:
-        print(f"tilecam calibrate: {exc}", file=sys.stderr)
-        return 2
+    profile, refused = _attempt(lambda: calibrate(_frame(args, config), args.size))
+    if refused:
+        return refused
     path = save_profile(profile, folder)
     print(f"tilecam calibrate: the empty {profile.size}x{profile.size} board's {len(profile.references)} squares "
           f"recorded in {path}")
@@ -81,24 +75,36 @@ def _learn_laid_out(args: argparse.Namespace, folder: Path) -> int:
     import cv2
 
     from tilecam.vision.classify import TileClassifier
-    from tilecam.vision.laidout import LayoutError, learn_laid_out, order_of, save_tile_looks
-    from tilecam.vision.locate import BoardNotFound
+    from tilecam.vision.laidout import learn_laid_out, order_of, save_tile_looks
 
-    image = cv2.imread(str(args.laid_out)) if args.laid_out.is_file() else None
-    if image is None:
-        print(f"tilecam calibrate: cannot read an image from {args.laid_out}", file=sys.stderr)
-        return 2
-    try:
-        looks = learn_laid_out(image, TileClassifier.load(args.model, threads=2), args.tiles, args.size)
-    except BoardNotFound as exc:
-        print(f"tilecam calibrate: no board found: {exc}", file=sys.stderr)
-        return 1
-    except LayoutError as exc:
-        print(f"tilecam calibrate: {args.laid_out} is not the {args.tiles} set laid out: {exc}", file=sys.stderr)
-        return 1
-    except (ValueError, OSError) as exc:
-        print(f"tilecam calibrate: {exc}", file=sys.stderr)
-        return 2
+    def learn():
+        image = cv2.imread(str(args.laid_out)) if args.laid_out.is_file() else None
+        if image is None:
+            raise ValueError(f"cannot read an image from {args.laid_out}")
+        return learn_laid_out(image, TileClassifier.load(args.model, threads=2), args.tiles, args.size)
+
+    looks, refused = _attempt(learn, f"{args.laid_out} is not the {args.tiles} set laid out: ")
+    if refused:
+        return refused
     path = save_tile_looks(looks, folder)
     print(f"tilecam calibrate: {looks.tiles} tiles learnt ({' '.join(order_of(args.tiles))}) in {path}")
     return 0
+
+
+def _attempt(step, not_it: str = ""):
+    """``(step(), 0)``, or ``(None, exit code)`` once the reason is said: 1 where the photo shows no board or not
+    what was asked (``not_it`` leads that message), 2 where it cannot be read or used."""
+    from tilecam.vision.laidout import LayoutError
+    from tilecam.vision.locate import BoardNotFound
+
+    try:
+        return step(), 0
+    except BoardNotFound as exc:
+        print(f"tilecam calibrate: no board found: {exc}", file=sys.stderr)
+        return None, 1
+    except LayoutError as exc:          # a ValueError too: asked first
+        print(f"tilecam calibrate: {not_it}{exc}", file=sys.stderr)
+        return None, 1
+    except (ValueError, OSError) as exc:
+        print(f"tilecam calibrate: {exc}", file=sys.stderr)
+        return None, 2
