@@ -285,23 +285,12 @@ def timing_line(results: Sequence[GameResult]) -> str:
             f"figures above): median {1000 * statistics.median(x for r in results for x in r.decode):.0f} ms")
 
 
-def _laid_out_looks(photo: Path, classifier: Any, tiles: str) -> Any:
-    """The tiles learnt from ``photo`` of the set laid out (``vision.laidout``), by ``classifier``."""
-    import cv2
-
-    from tilecam.vision.laidout import learn_laid_out
-
-    image = cv2.imread(str(photo))
-    if image is None:
-        raise ValueError(f"cannot read an image from {photo}")
-    return learn_laid_out(image, classifier, tiles)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     from tilecam.core.service import CommandRefused
     from tilecam.engine.variants import tilesets, variants
     from tilecam.firmware.cmd_replay import load_lexicon
     from tilecam.firmware.pipeline import recording_settings
+    from tilecam.vision.laidout import learn_laid_out_photo
     from tilecam.vision.moves import reader as reader_module
 
     p = argparse.ArgumentParser(prog="tilecam bench stills", description=__doc__.split("\n\n")[0])
@@ -344,7 +333,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         reader = reader_module.default_reader(tiles, model=args.model, tile_height=args.tile_height)
-        looks = None if args.laid_out is None else _laid_out_looks(Path(args.laid_out), reader.classifier, tiles)
+        looks = None if args.laid_out is None else learn_laid_out_photo(Path(args.laid_out), reader.classifier, tiles)
     except (ImportError, OSError, ValueError) as exc:     # a LayoutError is a ValueError
         print(f"tilecam bench stills: the vision reader is not available: {exc}", file=sys.stderr)
         return 2

@@ -72,18 +72,12 @@ def _calibrate(args: argparse.Namespace) -> int:
 
 
 def _learn_laid_out(args: argparse.Namespace, folder: Path) -> int:
-    import cv2
-
     from tilecam.vision.classify import TileClassifier
-    from tilecam.vision.laidout import learn_laid_out, order_of, save_tile_looks
+    from tilecam.vision.laidout import learn_laid_out_photo, order_of, save_tile_looks
 
-    def learn():
-        image = cv2.imread(str(args.laid_out)) if args.laid_out.is_file() else None
-        if image is None:
-            raise ValueError(f"cannot read an image from {args.laid_out}")
-        return learn_laid_out(image, TileClassifier.load(args.model, threads=2), args.tiles, args.size)
-
-    looks, refused = _attempt(learn, f"{args.laid_out} is not the {args.tiles} set laid out: ")
+    looks, refused = _attempt(lambda: learn_laid_out_photo(args.laid_out, TileClassifier.load(args.model, threads=2),
+                                                           args.tiles, args.size),
+                              f"{args.laid_out} is not the {args.tiles} set laid out: ")
     if refused:
         return refused
     path = save_tile_looks(looks, folder)

@@ -103,8 +103,7 @@ def _calibrated_reader(tileset: str, data_dir: Any, size: int = 15) -> Any:
     profile = looks = None
     try:
         profile = load_profile(Path(data_dir))
-        if profile is not None and profile.size != size:
-            raise ProfileError(f"the board profile is of a {profile.size}x{profile.size} board, not {size}x{size}")
+        profile = None if profile is None else profile.fitting(size)
     except ProfileError as exc:
         log.warning("%s: reading without it", exc)
         profile = None

@@ -383,12 +383,9 @@ def default_real_folders() -> list[Path]:
 
 def _laid_out_adapter(classifier: TileClassifier, photo: Path, tiles):
     """The reader's adaptation to the tiles laid out in ``photo`` (``vision.laidout``: the tile set ``tiles``)."""
-    from tilecam.vision.laidout import learn_laid_out
+    from tilecam.vision.laidout import learn_laid_out_photo
 
-    image = cv2.imread(str(photo))
-    if image is None:
-        raise ValueError(f"cannot read an image from {photo}")
-    looks = learn_laid_out(image, classifier, tiles)
+    looks = learn_laid_out_photo(photo, classifier, tiles)
     print(f"tiles learnt from {photo}: {looks.tiles} ({tiles})")
     return looks.profile(classifier.classes).adapter()
 

@@ -110,6 +110,16 @@ def learn_laid_out(image: np.ndarray, classifier, tileset, size: int = 15) -> Ti
                      model_digest(classifier.path))
 
 
+def learn_laid_out_photo(photo: Path, classifier, tileset, size: int = 15) -> TileLooks:
+    """``learn_laid_out`` of the photo at ``photo``; ``ValueError`` where no image can be read from it."""
+    import cv2
+
+    image = cv2.imread(str(photo)) if Path(photo).is_file() else None
+    if image is None:
+        raise ValueError(f"cannot read an image from {photo}")
+    return learn_laid_out(image, classifier, tileset, size)
+
+
 def model_digest(path) -> str:
     """The model file's digest (SHA-256, 16 hex digits): which model a board's looks were learnt with."""
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]

@@ -36,6 +36,12 @@ class BoardProfileFile:
 
         return squares_a_side(self.references)
 
+    def fitting(self, size: int) -> "BoardProfileFile":
+        """The profile, for a board of ``size`` squares a side; ``ProfileError`` where it is of another size."""
+        if self.size != size:
+            raise ProfileError(f"the board profile is of a {self.size}x{self.size} board, not {size}x{size}")
+        return self
+
     def location(self) -> BoardLocation:
         return BoardLocation(self.corners, homography_to_rectified(self.corners, self.size), 0.0, "calibration")
 

@@ -286,10 +286,7 @@ def default_reader(tileset: str, threads: int = 1, model: Any = None, rotation: 
     another model."""
     from tilecam.vision.classify import TileClassifier
 
-    if profile is not None and profile.size != size:
-        from tilecam.vision.profile import ProfileError
-
-        raise ProfileError(f"the board profile is of a {profile.size}x{profile.size} board, not {size}x{size}")
+    profile = None if profile is None else profile.fitting(size)
     classifier = TileClassifier.load(model, threads=threads)
     if looks is not None:
         from tilecam.vision.laidout import model_digest
