@@ -125,6 +125,11 @@ class CalibrationView:
     def frame_seen(self, frame: Any) -> None:
         self._frame = frame
 
+    @property
+    def frame(self) -> Any:
+        """The newest frame seen (None before the first)."""
+        return self._frame
+
     def reading_seen(self, raw: Any, error: BaseException | None = None) -> None:
         self._raw = raw
         self._raw_error = "" if error is None else str(error) or type(error).__name__

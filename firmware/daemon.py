@@ -8,6 +8,8 @@
   settled frame; a refused one is logged and the tracker re-synced to the game's board — never forced;
 * the move tracker, told the game's board at start and whenever the board changes other than by the camera (an undo
   from a button, a correction from the web);
+* the web's "Learn my tiles" (the set laid out, ``firmware/laidout.py``), answered from the camera's next still
+  frame: the looks kept in the data folder and the tracker rebuilt to read with them;
 * the web app (``tilecam.web.create_app(service=…)``) served by waitress in a thread; its URL (the LAN address) and a
   QR code are printed;
 * the clock buttons, when pins are configured; systemd's READY/WATCHDOG/STATUS (``firmware/sdnotify.py``).
@@ -30,7 +32,8 @@ from typing import Any
 
 from tilecam.firmware.calibration import CalibrationView, TeeSource, tap_reader
 from tilecam.firmware.config import Config
-from tilecam.firmware.loop import CaptureLoop, LoopStatus
+from tilecam.firmware.laidout import LaidOutTeacher
+from tilecam.firmware.loop import WATCHING, CaptureLoop, LoopStatus
 from tilecam.firmware.pipeline import CAMERA, record_event
 from tilecam.core.lexicons import lexicon_for_settings
 from tilecam.core.service import CommandRefused, GameService, rules_for
@@ -157,6 +160,7 @@ class Daemon:
         self._last_sync_check = 0.0
         self._watchdog: Any = None
         self.calibration: CalibrationView | None = None
+        self.laid_out: LaidOutTeacher | None = None
         self._old_handlers: dict[int, Any] = {}
 
     # ------------------------------------------------------------------------------------------------ run
@@ -201,6 +205,7 @@ class Daemon:
             # The calibration view (web page /calibrate): the latest frame with the grid found, the last reading.
             self.calibration = CalibrationView(store.path.parent, size=len(self._board()))
             tap_reader(self.tracker, self.calibration.reading_seen)
+            self.laid_out = LaidOutTeacher(store.path.parent, self._learn_laid_out)
             self.loop = CaptureLoop(TeeSource(source, self.calibration.frame_seen), self.tracker, self._on_events,
                                     cfg.loop, on_status=self._on_status, on_tick=self._on_tick)
             self._install_signals()
@@ -272,6 +277,7 @@ class Daemon:
         if self._watchdog is not None:
             self._watchdog.ping()
         self._write_calibration()
+        self._answer_laid_out()
         now = time.monotonic()
         if now - self._last_sync_check >= 0.5:
             self._last_sync_check = now
@@ -289,6 +295,48 @@ class Daemon:
         if self.calibration is not None and self.loop is not None:
             self.calibration.tick(self.loop.status.to_dict(), str(getattr(self.tracker, "status", "") or ""),
                                   force=force)
+
+    def _answer_laid_out(self) -> None:
+        """The web's "Learn my tiles" answered from the newest frame once the board is still (in the loop's thread:
+        the camera's and the tracker's owner)."""
+        if self.laid_out is None or self.calibration is None or self.loop is None:
+            return
+        outcome = self.laid_out.tick(self.calibration.frame, self.loop.status.state == WATCHING)
+        if outcome is not None:
+            self.say(f"tilecam: the tile set laid out: {outcome['message']}")
+
+    def _learn_laid_out(self, image: Any, tileset: str) -> Any:
+        """The ``tileset`` laid out in ``image`` learnt with the reader's tile model, kept in the data folder
+        (``tile-looks.npz``, replacing the last) and read with from now on; ``LayoutError``/``BoardNotFound`` as
+        ``vision.laidout.learn_laid_out``, the looks kept before left as they were."""
+        from tilecam.vision.laidout import learn_laid_out, save_tile_looks
+
+        looks = learn_laid_out(image, self._tile_classifier(), tileset, size=len(self._board()))
+        save_tile_looks(looks, self._data_dir())
+        self._renew_tracker()
+        return looks
+
+    def _tile_classifier(self) -> Any:
+        """The tile model the tracker's reader reads with (the looks are its embeddings); the shipped one when the
+        tracker has no vision reader."""
+        inner = getattr(self.tracker, "tracker", self.tracker)
+        classifier = getattr(getattr(inner, "_reader", None), "classifier", None)
+        if classifier is None:
+            from tilecam.vision.classify import TileClassifier
+
+            classifier = TileClassifier.load(None, threads=2)
+        return classifier
+
+    def _renew_tracker(self) -> None:
+        """A tracker built again for the game, its reader with what the data folder holds now (the tile looks just
+        learnt), synced to the game's board; a tracker given by the caller (tests) is kept."""
+        if self._tracker_override is None and self.service is not None:
+            self._use_tracker(self._tracker_for_game())
+            self._sync_tracker()
+
+    def _data_dir(self) -> Path:
+        assert self.service is not None
+        return Path(self.service.store.path).parent
 
     def _sync_if_changed_elsewhere(self) -> None:
         """Re-sync the tracker when someone other than the camera changed the game (undo, correction, new game)."""
@@ -308,7 +356,7 @@ class Daemon:
         settings = self.service.state().get("settings") or cfg.game.settings().to_dict()
         return make_tracker(cfg.tracker.factory, self._board(), settings["tileset"], stills=cfg.camera.stills,
                             rack_size=_rack_size(settings), lexicon=lexicon_for_settings(settings),
-                            data_dir=Path(self.service.store.path).parent)
+                            data_dir=self._data_dir())
 
     def _fit_tracker_to_game(self) -> None:
         """A new game of another board size or tile set (started from the phone while the camera runs) gets a
@@ -321,14 +369,18 @@ class Daemon:
         rows = self._board()
         if board.size == len(rows) and tileset == settings["tileset"]:
             return
-        self.tracker = self._tracker_for_game()
-        if self.calibration is not None:
-            self.calibration.size = len(rows)
-            tap_reader(self.tracker, self.calibration.reading_seen)
-        if self.loop is not None:
-            self.loop.consumer = self.tracker
+        self._use_tracker(self._tracker_for_game())
         self.say(f"tilecam: a new game of a {len(rows)}x{len(rows)} board with {settings['tileset']} tiles: "
                  "the camera reads it so from now on")
+
+    def _use_tracker(self, tracker: Any) -> None:
+        """``tracker`` in place of the one the loop feeds, its reader tapped for the calibration view."""
+        self.tracker = tracker
+        if self.calibration is not None:
+            self.calibration.size = len(self._board())
+            tap_reader(tracker, self.calibration.reading_seen)
+        if self.loop is not None:
+            self.loop.consumer = tracker
 
     def _sync_tracker(self) -> None:
         if self.service is None:

@@ -38,12 +38,14 @@ class LayoutError(ValueError):
 @dataclass(frozen=True, eq=False)
 class TileLooks:
     """The looks learnt from a photo of the set laid out: the model's embedding of each square learnt, its label (a
-    class name: a letter, ``?`` the blank, ``.`` bare), the model's last layer, and the digest of the model."""
+    class name: a letter, ``?`` the blank, ``.`` bare), the model's last layer, the digest of the model, and, when
+    just learnt (not kept in the file), how many of the tiles the model read as their place's letter."""
 
     embeddings: np.ndarray                 # (N, features) float32
     labels: tuple[str, ...]
     head: tuple[np.ndarray, np.ndarray]    # (W, b) of the model's last layer (``adapt.head_of``)
     model: str                             # ``model_digest`` of the model the embeddings are of
+    read_alike: int | None = None          # tiles the model read as their place's letter (None: not learnt here)
 
     def profile(self, classes) -> BoardProfile:
         """The looks as a ``BoardProfile`` of a model with ``classes`` (labels it has no class for left out)."""
@@ -102,12 +104,13 @@ def learn_laid_out(image: np.ndarray, classifier, tileset, size: int = 15) -> Ti
     if reading.embedding is None or reading.logits is None:
         raise ValueError(f"the tile model {classifier.path} gives no embedding: it cannot learn a board")
     labels = laid_out_labels(reading.grid, tileset).reshape(-1)
+    read = "".join(reading.grid)
     classes = list(classifier.classes)
     profile = BoardProfile()
     profile.learn(reading.embedding, np.array([classes.index(ch) for ch in labels]), reading.logits,
                   empty=classes.index(EMPTY))
     return TileLooks(np.stack(profile.embeddings), tuple(classes[y] for y in profile.labels), profile.head,
-                     model_digest(classifier.path))
+                     model_digest(classifier.path), sum(ch != EMPTY and ch == r for ch, r in zip(labels, read)))
 
 
 def learn_laid_out_photo(photo: Path, classifier, tileset, size: int = 15) -> TileLooks:

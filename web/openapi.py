@@ -125,6 +125,18 @@ def document() -> dict[str, Any]:
             {"name": "word", "in": "query", "required": False, "schema": {"type": "string"}, "example": "QUANT"}]),
         "/api/calibration": _get("What the camera sees now (written by `tilecam run`)", _json("the calibration"),
                                  404),
+        "/api/calibration/laid-out": {"post": {
+            "summary": "Learn my tiles: the running `tilecam run` learns the tile set laid out on the board from its "
+                       "next still frame (PIN session and the X-CSRF-Token header); the outcome is the calibration "
+                       "JSON's `laid_out`",
+            "requestBody": {"required": False, "content": {"application/json": {"schema": {
+                "type": "object", "properties": {"tileset": {
+                    "type": "string", "description": "the set laid out (default: the game's tile set)"}}}}}},
+            "responses": {"202": _json("asked", {"type": "object", "required": ["message", "laid_out"],
+                                                 "properties": {"message": {"type": "string"},
+                                                                "laid_out": {"type": "object"}}}),
+                          **_refusals(400, 401, 403, 409, 413)},
+            "security": [{"pinSession": [], "csrfToken": []}]}},
         "/auth/status": _get("Whether this browser may change the game", _json("status", {
             "type": "object", "required": ["authorised"], "properties": {"authorised": {"type": "boolean"}}})),
         "/auth/pin": {"post": {
