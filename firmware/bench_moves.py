@@ -159,7 +159,7 @@ def run_real(game: str, reader_name: str, reader: Any) -> tuple[Counter, Any]:
         tracker = make_tracker(service.state()["board"], "german", stills=True, reader=reader)
 
         def on_event(event: Any, frame: Any, recorded: bool) -> None:
-            if recorded and event.kind == "play" and event.pending_blanks:
+            if recorded and event.kind in ("play", "amend") and event.pending_blanks:
                 _answer_blanks(service, tracker, event, label_rows[frame.index])
 
         run_recording(ItemsSource(frames(), name=game), tracker, service, on_event=on_event)
@@ -242,7 +242,7 @@ def run_synthetic(path: Path, seed: int, reader_name: str, reader: Any, lexicon:
                                    rack_size=rules.rack_size)
 
         def on_event(event: Any, frame: Any, recorded: bool) -> None:
-            if recorded and event.kind == "play" and event.pending_blanks:
+            if recorded and event.kind in ("play", "amend") and event.pending_blanks:
                 _answer_blanks(service, tracker, event, video.specs[frame.index].rows)
 
         report = run_recording(ItemsSource(frames, name=path.stem), tracker, service, externals=externals,

@@ -8,7 +8,7 @@ import pytest
 
 from tilecam.engine.lexicon import Lexicon
 from tilecam.engine.tiles import TileSet
-from tilecam.vision.moves.hands import SIDES, HandSides, entry_side, touched_edges
+from tilecam.vision.moves.hands import SEAT_PLAYS, SIDES, HandSides, entry_side, touched_edges
 from tilecam.vision.moves.interpret import interpret
 from tilecam.vision.moves.reading import Reading
 from tilecam.vision.moves.tracker import MoveTracker, TrackerConfig
@@ -71,6 +71,39 @@ def test_two_plays_arms_are_each_judged_by_the_tiles_they_put_down():
         sides.note(down)
     new = [(0, 13), (1, 13), (2, 13), (13, 1), (13, 2), (13, 3), (13, 4), (13, 5)]
     assert dict(sides.votes(new)) == {0: 5, 1: 5} and not sides.one_side(new)
+
+
+def test_where_the_players_sit_an_arm_from_a_side_nobody_sits_at_or_a_corner_is_told_by_the_seats():
+    """Players at the bottom and the top: an arm to row 2 by the right edge that crosses the right edge (beside the
+    top player's seat) does not outvote one from the top, and a hand in the top right corner is the top player's;
+    before the seats are known the same arms tell nothing."""
+    hands = HandSides()
+    hands.note(mask(arm("right", (1, 12))))
+    hands.note(mask(arm("top", (1, 12))))
+    corner = mask([(0, 13), (0, 14), (1, 13), (1, 14)])        # top and right edges, a hand at N2 as far from both
+    assert hands.side([(1, 12)]) is None                        # a tie
+    assert entry_side(touched_edges(corner), (1.0, 13.0), 15) is None
+    for seat in ("bottom", "top") * SEAT_PLAYS:
+        hands.seated(SIDES.index(seat))
+    assert SIDES[hands.side([(1, 12)])] == "top"
+    hands.forget()                                               # the seats are kept from change to change
+    hands.note(corner)
+    assert SIDES[hands.side([(1, 13)])] == "top" and hands.one_side([(1, 13)])
+
+
+def test_of_two_plays_in_one_change_the_later_ones_side_is_the_arm_over_its_tiles():
+    """KNIFED down column C from the bottom, then the next player's G at G3 from the top, one change: judged by all
+    frames the bottom wins (it covered more frames); the arm over G3 is the top's."""
+    hands = HandSides()
+    for row in range(2, 8):
+        for _ in range(3):
+            hands.note(mask(arm("bottom", (row, 2))))
+    for _ in range(4):
+        hands.note(mask(arm("top", (2, 6))))
+    play = [(2, 6)]
+    assert SIDES[hands.side([(r, 2) for r in range(2, 8)] + play)] == "bottom"
+    assert SIDES[hands.side_of_play(play)] == "top"
+    assert hands.side_of_play([(10, 10)]) is None               # no arm covered it
 
 
 def test_the_modules_examples_hold():
@@ -164,8 +197,8 @@ def test_a_tile_put_down_soon_after_a_play_with_no_hand_seen_is_its_player_going
 
 def test_a_scripted_game_paused_mid_word_in_every_play_is_scored_as_played(shared_dir, monkeypatch):
     """Every play of a scripted game paused part-way (the simulated reader: arms from the players' sides): every
-    placement right but where the rest of a word went down in a corner of the board (no side told); with the hands'
-    sides not weighed, the parts that are words are committed as plays of their own."""
+    placement right — the rest of a word put down in a corner of the board too, its side told by where the players
+    sit; with the hands' sides not weighed, the parts that are words are committed as plays of their own."""
     from tilecam.firmware import bench_moves
     from tilecam.firmware.pipeline import recording_settings
 
@@ -181,7 +214,7 @@ def test_a_scripted_game_paused_mid_word_in_every_play_is_scored_as_played(share
     monkeypatch.setattr(HandSides, "side", lambda self, new: None)          # no side ever told
     monkeypatch.setattr(HandSides, "one_side", lambda self, new: False)
     without = right()
-    assert with_sides == (19, 20)      # 14H .STASIAS: its AS put down by the bottom right corner
+    assert with_sides == (20, 20)      # 14H .STASIAS: its AS put down by the bottom right corner, a seat's
     assert without == (10, 20)
 
 

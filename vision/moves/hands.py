@@ -13,6 +13,11 @@ players' turns — and a change whose arms all came from one side is one player'
 nothing else tells a pause mid-word from the next player extending the word (``hand_side_odds`` of
 :class:`~tilecam.vision.moves.decide.Weights` weighs it). Sides are the picture's: the players sit where they sit,
 whichever edge of the board is row 1.
+
+Over a game the sides the plays came from are the seats (``HandSides.seated``). An arm reaching a square near a
+corner, or along the edge row, may cross the board's edge beside its player's seat rather than at it: once the seats
+are known, an arm told from a side where nobody sits does not outvote one from a seat. Where two plays were put down
+in one change, each play's own side is told from the arms that covered its tiles (``HandSides.side_of_play``).
 """
 
 from __future__ import annotations
@@ -41,6 +46,9 @@ ARM_SHARE = 0.4
 #: corner of the board, which an arm from either side reaches the same way.
 CORNER_SQUARES = 1.0
 
+#: A side is a seat once this many plays of one hand were told from it: one play could be an arm misjudged.
+SEAT_PLAYS = 2
+
 
 def touched_edges(covered: np.ndarray) -> Edges:
     """Whether the ``covered`` squares (an n x n bool array, row 0 at the top) touch the bottom, top, left and right
@@ -62,14 +70,20 @@ def entry_side(edges: Edges, hand_at: tuple[float, float], n: int) -> int | None
     >>> entry_side((True, False, False, True), (14.0, 13.5), 15) is None   # a corner: either
     True
     """
+    sides = entry_sides(edges, hand_at, n)
+    return sides[0] if len(sides) == 1 else None
+
+
+def entry_sides(edges: Edges, hand_at: tuple[float, float], n: int) -> tuple[int, ...]:
+    """The sides an arm touching ``edges`` may have come in from, its hand at ``hand_at``: the touched edge farthest
+    from the hand, and any other touched edge within ``CORNER_SQUARES`` as far (a hand near a corner).
+
+    >>> [SIDES[s] for s in entry_sides((True, False, False, True), (14.0, 13.5), 15)]
+    ['right', 'bottom']
+    """
     r, c = hand_at
-    far = [(d, i) for i, (t, d) in enumerate(zip(edges, (n - 1 - r, r, c, n - 1 - c))) if t]
-    if not far:
-        return None
-    far.sort(reverse=True)
-    if len(far) > 1 and far[0][0] - far[1][0] < CORNER_SQUARES:
-        return None
-    return far[0][1]
+    far = sorted(((d, i) for i, (t, d) in enumerate(zip(edges, (n - 1 - r, r, c, n - 1 - c))) if t), reverse=True)
+    return tuple(i for d, i in far if far[0][0] - d < CORNER_SQUARES) if far else ()
 
 
 def moving_squares(moving: np.ndarray, corners: np.ndarray, frame_shape: tuple[int, int], size: int) -> np.ndarray:
@@ -96,41 +110,56 @@ def moving_squares(moving: np.ndarray, corners: np.ndarray, frame_shape: tuple[i
 
 
 class HandSides:
-    """The edges the hands over the board touched since the tracker last decided what the board shows. Squares are
-    the picture's (the grid as located, unturned): the players sit where they sit, whichever edge of the board is
-    row 1 and however the board is turned on the table."""
+    """The edges the hands over the board touched since the tracker last decided what the board shows, and the
+    seats: the sides the game's plays came from. Squares are the picture's (the grid as located, unturned): the
+    players sit where they sit, whichever edge of the board is row 1 and however the board is turned on the table."""
 
     def __init__(self) -> None:
-        # (edges, the squares covered packed — kept only for an arm spanning the board, b"" else): frames
+        # (edges, the squares covered, packed): frames
         self._seen: Counter[tuple[Edges, bytes]] = Counter()
         self._size = 15
+        self._seats: Counter[int] = Counter()     # side → plays of one hand told from it, this game
 
     def note(self, covered: np.ndarray) -> None:
         """One frame's squares under a hand."""
         self._size = covered.shape[0]
         edges = touched_edges(covered)
         if any(edges) and covered.mean() <= ARM_SHARE:
-            spans = (edges[0] and edges[1]) or (edges[2] and edges[3])     # two opposite edges
-            self._seen[edges, np.packbits(covered).tobytes() if spans else b""] += 1
+            self._seen[edges, np.packbits(covered).tobytes()] += 1
 
-    def votes(self, new: Iterable[tuple[int, int]]) -> Counter[int]:
+    def _covered(self, packed: bytes) -> np.ndarray:
+        n = self._size
+        return np.unpackbits(np.frombuffer(packed, np.uint8), count=n * n).reshape(n, n).astype(bool)
+
+    def votes(self, new: Iterable[tuple[int, int]], over_only: bool = False) -> Counter[int]:
         """Frames whose arm came from each side, the hand over the ``new`` tiles (their middle) — but for an arm
         that spans the board (two opposite edges), over the new tiles it covers: between its two ends, the middle of
-        two plays far apart says nothing of which end is the hand."""
+        two plays far apart says nothing of which end is the hand. ``over_only``: only the frames whose arm covered
+        one of the ``new`` tiles (the arm that put them down, not another player's over other tiles). Once the seats
+        are known, the votes of sides where nobody sits are left out beside a seat's."""
         new = list(new)
         votes: Counter[int] = Counter()
         if not new:
             return votes
         n = self._size
+        seats = {side for side, plays in self._seats.items() if plays >= SEAT_PLAYS}
         for (edges, packed), frames in self._seen.items():
-            under = new
-            if packed:
-                covered = np.unpackbits(np.frombuffer(packed, np.uint8), count=n * n).reshape(n, n).astype(bool)
-                under = [s for s in new if covered[s]] or new
+            covered = self._covered(packed)
+            spans = (edges[0] and edges[1]) or (edges[2] and edges[3])     # two opposite edges
+            under = [s for s in new if covered[s]]
+            if over_only and not under:
+                continue
+            if not spans:
+                under = new
+            under = under or new
             hand_at = (float(np.mean([r for r, _ in under])), float(np.mean([c for _, c in under])))
-            side = entry_side(edges, hand_at, n)
-            if side is not None:
-                votes[side] += frames
+            sides = entry_sides(edges, hand_at, n)
+            if len(sides) > 1:      # a corner: the one side of the two where a player sits, if only one
+                sides = tuple(side for side in sides if side in seats)
+            if len(sides) == 1:
+                votes[sides[0]] += frames
+        if seats & set(votes):
+            votes = Counter({side: v for side, v in votes.items() if side in seats})
         return votes
 
     def one_side(self, new: Iterable[tuple[int, int]]) -> bool:
@@ -141,11 +170,24 @@ class HandSides:
     def side(self, new: Iterable[tuple[int, int]]) -> int | None:
         """The side most frames' hands came from, the hand over the ``new`` tiles (their middle); None when no hand
         was seen, nothing was put down, or two sides tie."""
-        ranked = self.votes(new).most_common(2)
-        if not ranked or (len(ranked) == 2 and ranked[0][1] == ranked[1][1]):
-            return None
-        return ranked[0][0]
+        return _most(self.votes(new))
+
+    def side_of_play(self, squares: Iterable[tuple[int, int]]) -> int | None:
+        """The side of the arms that covered the play's ``squares`` (one of two plays put down in one change);
+        None as :meth:`side`."""
+        return _most(self.votes(squares, over_only=True))
+
+    def seated(self, side: int) -> None:
+        """A play of one hand was told to come from ``side``: a player sits there."""
+        self._seats[side] += 1
 
     def forget(self) -> None:
-        """The board was decided: the next change's hands count from the next frame."""
+        """The board was decided: the next change's hands count from the next frame (the seats are kept)."""
         self._seen.clear()
+
+
+def _most(votes: Counter[int]) -> int | None:
+    ranked = votes.most_common(2)
+    if not ranked or (len(ranked) == 2 and ranked[0][1] == ranked[1][1]):
+        return None
+    return ranked[0][0]

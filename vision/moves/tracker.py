@@ -418,6 +418,7 @@ class MoveTracker:
         result, side = self._decide(reading, clock is not None)
         if result.kind == "play" and self.config.rotations and next(iter(self.board.tiles()), None) is None:
             reading, result = self._first_play_turn(reading, result)
+        later_side = self._later_play_side(result)
         if result.kind not in ("disturbed", "unclear"):
             self.first_changes.forget()     # decided: what changes next belongs to the next move (pending: kept)
             self.hand_sides.forget()
@@ -452,7 +453,9 @@ class MoveTracker:
             # the side of the hand that put the last play down, where one player's hand made this change
             one_hand = (result.kind == "play" and not result.earlier) or (result.kind == "amend"
                                                                           and result.candidate is None)
-            self._last_side = side if one_hand else None
+            self._last_side = side if one_hand else later_side
+            if one_hand and side is not None:
+                self.hand_sides.seated(side)
             self._last_play_t = t if result.candidate is not None or result.amended is not None else None
             for earlier in result.earlier:      # two plays in one change: each says so (and how their order is known)
                 events.append(replace(self._play(earlier, t, None), note=result.note))
@@ -517,6 +520,14 @@ class MoveTracker:
                          "out of reach is left out")
                 return again, side
         return result, side
+
+    def _later_play_side(self, result: Interpretation) -> int | None:
+        """Two plays in one change: the side of the arms over the later play's tiles (its player may go on with
+        it after a pause); None otherwise, or not told."""
+        if not result.earlier or result.candidate is None:
+            return None
+        squares = [(r, c) for r, c, _ in result.candidate.placement.new_tiles()]
+        return self.hand_sides.side_of_play(self._in_picture(squares))
 
     def _soon_after_last_play(self, added: Sequence[tuple[int, int]]) -> bool:
         """The first of ``added`` changed in pixels within ``GOING_ON_S`` of the last play's commit."""
