@@ -7,68 +7,25 @@ test's temporary folder) so a person can look at them.
 
 from __future__ import annotations
 
-import os
 import time
-from pathlib import Path
 
 import pytest
+from browser import PHONE, browser, page, serve, shots, skip_without_chromium  # noqa: F401 (fixtures)
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 PIN = "246810"
-PHONE = {"width": 360, "height": 740}
 
 pytestmark = pytest.mark.browser
 
-if not (os.path.exists(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
-    pytest.skip(f"{CHROMIUM} is missing (apt-get install -y chromium; `make test` does it as root)",
-                allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (Python) is not installed")
+skip_without_chromium()
 
 from tilecam.engine.lexicon import Lexicon  # noqa: E402
-from tilecam.core.service import GameService  # noqa: E402
-from tilecam.core.store import GameStore  # noqa: E402
-from tilecam.web.app import create_app  # noqa: E402
-from tilecam.web.server import ServerThread  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
-    data = tmp_path_factory.mktemp("web-browser")
-    store = GameStore(data)
-    service = GameService(store, lexicon=Lexicon.from_words(["QUANT", "QAT", "AT", "ZA"]))
-    app = create_app({"DATA_DIR": str(data), "PIN": PIN, "SSE_HEARTBEAT_S": 5.0}, service=service)
-    with ServerThread(app, threads=24) as server:
-        yield server, service
-    store.close()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture()
-def shots(tmp_path) -> Path:
-    folder = Path(os.environ.get("TILECAM_SCREENSHOTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-@pytest.fixture()
-def page(browser):
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
-                                  bypass_csp=True)  # Playwright evaluates its wait predicates as strings
-    p = context.new_page()
-    errors: list[str] = []
-    p.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield p
-    context.close()
-    assert errors == [], errors
+    lexicon = Lexicon.from_words(["QUANT", "QAT", "AT", "ZA"])
+    with serve(tmp_path_factory.mktemp("web-browser"), PIN, threads=24, lexicon=lexicon) as served:
+        yield served
 
 
 def rows_in_moves(page) -> int:

@@ -7,73 +7,34 @@ Screenshots go to ``$TILECAM_SCREENSHOTS`` (default: the test's temporary folder
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
+from browser import browser, phone_page, serve, shots, skip_without_chromium  # noqa: F401 (fixtures)
 
 from tilecam.core.lexicons import lexicon_for_settings
-from tilecam.core.service import GameService
-from tilecam.core.store import GameStore
-from tilecam.web.app import create_app
-from tilecam.web.server import ServerThread
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 PIN = "975310"
-PHONE = {"width": 360, "height": 740}
 WAIT_MS = 3000  # how long the page may take to show what the server committed
 
 pytestmark = pytest.mark.browser
 
-if not (os.path.exists(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
-    pytest.skip(f"{CHROMIUM} is missing (apt-get install -y chromium; `make test` does it as root)",
-                allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (Python) is not installed")
+skip_without_chromium()
 
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
-    data = tmp_path_factory.mktemp("variants-browser")
-    store = GameStore(data)
-    service = GameService(store, lexicon=lexicon_for_settings)
-    app = create_app({"DATA_DIR": str(data), "PIN": PIN, "SSE_HEARTBEAT_S": 5.0}, service=service)
-    with ServerThread(app, threads=16) as server:
-        yield server, service
-    store.close()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture()
-def shots(tmp_path) -> Path:
-    folder = Path(os.environ.get("TILECAM_SCREENSHOTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+    with serve(tmp_path_factory.mktemp("variants-browser"), PIN, lexicon=lexicon_for_settings) as served:
+        yield served
 
 
 @pytest.fixture()
 def page(browser, served):
     server, _service = served
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
-                                  bypass_csp=True)
-    p = context.new_page()
-    errors: list[str] = []
-    p.on("pageerror", lambda exc: errors.append(str(exc)))
-    p.goto(server.url + "/control")
-    p.fill("#pin", PIN)
-    p.click("#pin-form button")
-    p.wait_for_selector("#controls", state="visible")
-    yield p
-    context.close()
-    assert errors == [], errors
+    with phone_page(browser) as p:
+        p.goto(server.url + "/control")
+        p.fill("#pin", PIN)
+        p.click("#pin-form button")
+        p.wait_for_selector("#controls", state="visible")
+        yield p
 
 
 def start(page, variant: str, players=("Ann", "Ben"), **fields: str) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from markupsafe import escape
-from test_web_calibrate import sample
+from test_web_calibrate import data_dir, sample  # noqa: F401 (data_dir: a fixture)
 
 from tilecam.core.calibration_files import laid_out_request, write_laid_out_outcome
 from tilecam.core.service import GameService
@@ -15,13 +15,6 @@ from tilecam.web.app import create_app
 PIN = "123456"
 ROUTE = "/api/calibration/laid-out"
 BUTTON = "Learn my tiles (lay the set out)"
-
-
-@pytest.fixture()
-def data_dir(tmp_path):
-    d = tmp_path / "data"
-    d.mkdir()
-    return d
 
 
 @pytest.fixture()
