@@ -130,6 +130,40 @@ def test_squares_no_play_can_reach_do_not_choose_the_first_plays_turn():
     assert set(chosen.unreachable) == {(1, 0), (12, 0)}
 
 
+def test_every_turn_is_judged_on_the_same_squares_a_turn_that_reads_most_tiles_bare_pays_for_them():
+    """LOB down first, then MEGARAD paused part-way (MEGAR, a phony as it stands), one change: the right turn reads
+    two plays. Turned a quarter, three of GLOB's letters lying sideways read S F S and the other five tiles bare (as
+    the model read them at seed 24003): one play of three tiles, more probable alone than two plays of eight — and
+    taken, the game then read in the wrong turn (0/25). A square put down (its pixels changed) and read surely a tile
+    in one turn is a tile: the turn that reads five of them bare pays for them."""
+    from tilecam.vision.moves.interpret import interpret
+
+    tr = MoveTracker("english", lexicon=Lexicon.from_words(["LOB", "GLOB", "MEGARAD"]),
+                     config=TrackerConfig(settle_readings=1))
+    tr._reader = type("ToldByTiles", (), {"rotation_given": False})()
+    rows = rows_with(("8G", "LOB"), ("F6", "MEGAR"))
+    right = Reading.from_rows(rows)
+    turned = np.rot90(np.array([list(row) for row in rows]), 3)
+    glob = [(int(r), int(c)) for r, c in np.argwhere(turned != ".") if c == 7]   # GLOB, now down column H
+    rest = [(int(r), int(c)) for r, c in np.argwhere(turned != ".") if c != 7]
+    grid = np.full((15, 15), ".")
+    for (r, c), letter in zip(sorted(glob), "SFS"):
+        grid[r, c] = letter
+    sideways = Reading.from_rows(["".join(row) for row in grid], uncertain={s: [(".", 0.9), ("M", 0.1)] for s in rest})
+    readings = [right, Reading.from_rows(EMPTY), Reading.from_rows(EMPTY), sideways]
+    tr._read_turned = lambda reading: (readings, ["picture read"] * 4)
+    put_down = {(int(r), int(c)): 1.0 for r, c in np.argwhere(np.array([list(row) for row in rows]) != ".")}
+    tr.first_changes.squares = lambda rotation=0: put_down          # the eight squares changed in pixels
+    taken = []
+    tr._read_from_now_on = lambda k, reading, raws: taken.append(k)
+    decided = [interpret(tr.board, r, tr.tileset, tr.lexicon) for r in (right, sideways)]
+    assert [str(d.candidate.placement) for d in decided] == ["F6 MEGAR", "H6 SFS"]
+    assert decided[1].score > decided[0].score + 0.5                      # alone, the sideways turn wins
+    _, chosen = tr._first_play_turn(right, decided[0])
+    assert [str(e.placement) for e in chosen.earlier] == ["8G LOB"] and str(chosen.candidate.placement) == "F6 MEGAR"
+    assert taken == []
+
+
 # ------------------------------------------------------------------------------------------ rendered frames
 
 

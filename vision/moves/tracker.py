@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -672,13 +672,15 @@ class MoveTracker:
         others = [decided(k) for k in range(4)]
         if others[0].kind != "play":
             others[0] = result
+        score = _on_the_same_squares(self.board, readings, others, self.config.resolve.clear,
+                                     self.first_changes.squares(self.rotation))
         best, best_k = others[0], 0
         for k in (1, 2, 3):
             other = others[k]
-            if other.kind == "play" and other.score > best.score + (FIRST_PLAY_TURN_MARGIN if best_k == 0 else 0):
+            if other.kind == "play" and score[k] > score[best_k] + (FIRST_PLAY_TURN_MARGIN if best_k == 0 else 0):
                 best, best_k = other, k
         rivals = [o for k, o in enumerate(others) if k != best_k and o.kind == "play" and not best.earlier
-                  and o.score > best.score - FIRST_PLAY_TURN_MARGIN and _plays(o) != _plays(best)]
+                  and score[k] > score[best_k] - FIRST_PLAY_TURN_MARGIN and _plays(o) != _plays(best)]
         if rivals:
             return reading, Interpretation(
                 "unclear", reason=f"row 1 not told yet: the first play reads {_plays(best)} one way, "
@@ -704,6 +706,37 @@ class MoveTracker:
     def set_named_blank(self, row: int, col: int, letter: str) -> None:
         """The players named a blank (the web's answer): the committed board follows."""
         self.board[row, col] = Tile(letter.upper(), True)
+
+
+def _on_the_same_squares(board: Board, readings: Sequence[Reading], decisions: Sequence[Interpretation],
+                         clear: float, changed: Iterable[tuple[int, int]]) -> list[float]:
+    """Each turn's decision's score (``readings[k]``: the board read turned ``k`` quarter turns, as ``np.rot90``)
+    judged on the same squares. A square whose pixels changed since the board was last decided (``changed``, in turn
+    0's squares) and that some turn reads as a new tile is a tile: a letter lying sideways may read surely bare (the
+    model learnt letters upright), a bare square reads bare whichever way it is turned. A turn that reads it bare
+    pays the probability that it is bare where it reads most surely a tile. Without it, a turn that read most of a
+    change bare made a short play of the rest, more probable alone than two plays read in the right turn (seed 24003:
+    LOB and a paused MEGARAD read a quarter turn round as SFS, and the game read in that turn, 0/25). A glare lying
+    still that one turn reads as blanks did not change in pixels: it costs no turn (seed 21800). Squares no play can
+    reach are left out, as in each turn's decision (``clear``: as ``diff_board``'s)."""
+    n = board.size
+    tiles, bare = [], []
+    for k, reading in enumerate(readings):
+        added = diff_board(board, reading, clear).added
+        strays = set(unreachable(board, added))
+        mask = np.zeros((n, n), bool)
+        for r, c in added:
+            mask[r, c] = (r, c) not in strays
+        probs = np.array([[reading.probability(r, c, EMPTY) for c in range(n)] for r in range(n)])
+        tiles.append(np.rot90(mask, -k))          # in turn 0's squares
+        bare.append(np.rot90(probs, -k))
+    moved = np.zeros((n, n), bool)
+    for r, c in changed:
+        moved[r, c] = True
+    anywhere = np.logical_or.reduce(tiles) & moved
+    least_bare = np.maximum(np.minimum.reduce(bare), 1e-9)
+    return [decision.score + float(np.log(least_bare[anywhere & ~tiles[k]]).sum())
+            for k, decision in enumerate(decisions)]
 
 
 def _plays(result: Interpretation) -> str:
