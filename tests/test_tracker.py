@@ -408,6 +408,24 @@ def test_two_plays_left_unclear_by_their_blanks_are_decided_first_when_a_third_g
     assert tr.board[6, 7].is_blank and tr.board[8, 9].is_blank
 
 
+def test_a_tile_put_in_a_gap_after_a_pause_is_the_word_still_going_down_not_the_players_going_on():
+    """MASTERLY through the S of SCRIEVE, laid with pauses (seed 24100, josh): A, T, R and Y first — two gaps, the
+    board unclear —, then the E into one of them. Taken as the players going on past the board, its other gap was
+    filled with a letter read bare that the words chose (ASTERIY's I here, ASTERIA's there), and the rest of the word
+    then came as the next player's play. A tile in a gap of the unclear word is that word still going down: the board
+    waits, and MASTERLY is one play."""
+    lex = Lexicon.from_words(["SCRIEVE", "MASTERLY", "ASTERIY"])
+    base = rows_with(("J1", "SCRIEVE"))
+    tr = MoveTracker("english", lexicon=lex, board_rows=base, config=TrackerConfig(settle_readings=2))
+    first = rows_with(("I1", "A"), ("K1", "T"), ("M1", "R"), ("O1", "Y"), base=base)
+    assert run(tr, [Reading.from_rows(first)] * 3) == [] and tr.status.startswith("unclear")
+    gap_filled = rows_with(("L1", "E"), base=first)
+    assert run(tr, [Reading.from_rows(gap_filled)] * 3, t0=1.0) == [] and tr.status.startswith("unclear")
+    whole = rows_with(("1H", "MA.TERLY"), base=base)
+    events = run(tr, [Reading.from_rows(whole)] * 2, t0=2.0)
+    assert [str(e) for e in events] == ["play 1H MA.TERLY"]
+
+
 def test_a_letter_read_surely_bare_is_found_once_the_players_go_on_and_kept_after():
     """As the blank above, with no blank left: the R of ARC read bare beyond doubt (a shadow over it as its play
     settled) is found by its words once the next play is down, and it reads bare on every board after."""

@@ -506,7 +506,8 @@ class MoveTracker:
         # the tiles within reach (a stray read on and off is no tile taken away), or all when none is
         new = frozenset(added) - set(unreachable(self.board, added)) or frozenset(added)
         previous, self._unclear = self._unclear, new
-        self._went_on = self._went_on or pressed or (previous is not None and new > previous)
+        self._went_on = self._went_on or pressed or (previous is not None and new > previous
+                                                     and not _word_still_going_down(previous, new - previous))
         if self._went_on:
             again = once(True)
             if again.kind == "unclear" and previous is not None and previous < new:
@@ -737,6 +738,25 @@ def _on_the_same_squares(board: Board, readings: Sequence[Reading], decisions: S
     least_bare = np.maximum(np.minimum.reduce(bare), 1e-9)
     return [decision.score + float(np.log(least_bare[anywhere & ~tiles[k]]).sum())
             for k, decision in enumerate(decisions)]
+
+
+def _word_still_going_down(unclear: Iterable[tuple[int, int]], since: Iterable[tuple[int, int]]) -> bool:
+    """The tiles put down ``since`` a board was left ``unclear`` all lie in the one line its new tiles lie in, in its
+    gaps or at its ends: its word still going down after a pause, not the players going on past it (a gap is then
+    a square still to be filled, not a tile read bare).
+
+    >>> _word_still_going_down([(0, 8), (0, 10), (0, 12)], [(0, 11)])          # into a gap
+    True
+    >>> _word_still_going_down([(0, 8), (0, 10), (0, 12)], [(0, 13), (1, 13)])  # another line: a play
+    False
+    """
+    unclear, since = list(unclear), list(since)
+    for axis in (0, 1):
+        line = {square[axis] for square in unclear}
+        if len(line) == 1 and all(square[axis] in line for square in since):
+            along = [square[1 - axis] for square in unclear]
+            return all(min(along) - 1 <= square[1 - axis] <= max(along) + 1 for square in since)
+    return False
 
 
 def _plays(result: Interpretation) -> str:
