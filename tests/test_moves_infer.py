@@ -478,3 +478,21 @@ def test_two_plays_seen_at_once_in_the_same_row_apart_are_split():
     result = interpret(board, Reading.from_rows(rows), EN, None)
     assert result.kind == "play" and len(result.earlier) == 1
     assert {str(c.placement) for c in result.earlier + (result.candidate,)} == {"8H .AT", "8L ZA"}
+
+
+def test_a_board_gone_on_past_that_amends_the_last_play_and_holds_the_next_is_decided_first():
+    """The last play CA (a phony: its T read bare then) made whole by its T, and the next player's AR. down column H,
+    left unclear, then TOE put down on them (seed 24302, wiegand: .IS made .ISH, LIMP, then INSIDERS' first tiles,
+    all in one change — the board gone past was the last play amended and a play, which the decision in turn did not
+    take, and every later play added to it for the rest of the game, 12/25). Decided in turn: the amendment, the
+    play, then what came since."""
+    from tilecam.vision.moves.interpret import interpret_in_turn
+
+    lex = Lexicon.from_words(["CAT", "ARC", "TOE"])
+    base = rows_with(("8H", "CA"))
+    reading = Reading.from_rows(rows_with(("8H", "CAT"), ("H6", "AR"), ("J9", "OE"), base=base))
+    decided = interpret_in_turn(Board.from_rows(base), reading, {(7, 9), (5, 7), (6, 7)}, EN, lex,
+                                Placement.from_gcg("8H", "CA"))
+    assert decided is not None and decided.kind == "amend"
+    assert str(decided.amended.placement) == "8H CAT" and str(decided.withdrawn) == "8H CA"
+    assert [str(e.placement) for e in decided.earlier] == ["H6 AR."] and str(decided.candidate.placement) == "J8 .OE"

@@ -143,8 +143,8 @@ def interpret_in_turn(board: Board, reading: Reading, earlier: Iterable[tuple[in
                       first_changed: Mapping[tuple[int, int], float] | None = None, one_player: bool = False,
                       strays: Iterable[tuple[int, int]] = ()) -> Interpretation | None:
     """A board left unclear (``earlier``: its new squares) that the players went on past, decided first as it lay
-    then — the players went on, so its gaps may hold a blank read bare (``went_on``) —, and what was put down since
-    decided on top of it. Without this, every later play adds to the unclear tiles until they are more plays than
+    then — the players went on, so its gaps may hold a blank read bare (``went_on``); the last play amended and the
+    next play, as well as plays —, and what was put down since decided on top of it. Without this, every later play adds to the unclear tiles until they are more plays than
     one change may hold, and the game stalls for good. None where the earlier board still makes no play; the
     earlier board's plays alone where what came since is not yet one (it waits, as any new play does)."""
     earlier = set(earlier)
@@ -152,11 +152,11 @@ def interpret_in_turn(board: Board, reading: Reading, earlier: Iterable[tuple[in
     as_then = read_surely(reading, dict.fromkeys(since, EMPTY))     # the board as they went on past it
     past = interpret(board, as_then, tileset, lexicon, last_play, policy, first_changed, went_on=True,
                      one_player=one_player, strays=strays)
-    if past.kind != "play" or past.candidate is None:
+    if past.kind not in ("play", "amend") or past.candidate is None:
         return None
     plays = (*past.earlier, past.candidate)
     after, found = board.copy(), {}
-    for cand in plays:
+    for cand in (past.amended, *plays) if past.amended is not None else plays:
         for r, c, tile in cand.placement.new_tiles():
             after[r, c] = tile
             if not reading.occupied(r, c):          # a tile found in a gap: it reads bare on this board too
@@ -166,7 +166,7 @@ def interpret_in_turn(board: Board, reading: Reading, earlier: Iterable[tuple[in
                      first_changed, strays=strays)
     if rest.kind != "play" or rest.candidate is None:
         return replace(past, note=note) if past.earlier else past
-    return Interpretation("play", candidate=rest.candidate, earlier=plays + rest.earlier,
-                          ignored=tuple(sorted({*past.ignored, *rest.ignored})),
+    return Interpretation(past.kind, candidate=rest.candidate, earlier=plays + rest.earlier, amended=past.amended,
+                          withdrawn=past.withdrawn, ignored=tuple(sorted({*past.ignored, *rest.ignored})),
                           note=note + (f"; {rest.note}" if rest.note else ""), score=past.score + rest.score,
                           unreachable=rest.unreachable)
