@@ -129,14 +129,10 @@ def model_digest(path) -> str:
 
 
 def save_tile_looks(looks: TileLooks, folder: Path) -> Path:
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / LOOKS_NAME
-    tmp = path.with_suffix(".tmp.npz")
-    np.savez_compressed(tmp, embeddings=looks.embeddings, labels=np.array(looks.labels, dtype=str),
-                        head_w=looks.head[0], head_b=looks.head[1], model=np.array(looks.model))
-    tmp.replace(path)
-    return path
+    from tilecam.vision.profile import save_npz
+
+    return save_npz(folder, LOOKS_NAME, embeddings=looks.embeddings, labels=np.array(looks.labels, dtype=str),
+                    head_w=looks.head[0], head_b=looks.head[1], model=np.array(looks.model))
 
 
 def load_tile_looks(folder: Path) -> TileLooks | None:

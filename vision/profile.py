@@ -61,10 +61,17 @@ def calibrate(image: np.ndarray, size: int = 15) -> BoardProfileFile:
 
 
 def save_profile(profile: BoardProfileFile, folder: Path) -> Path:
+    return save_npz(folder, PROFILE_NAME, references=profile.references, corners=profile.corners)
+
+
+def save_npz(folder: Path, name: str, **arrays: np.ndarray) -> Path:
+    """``arrays`` written to ``folder/name`` (compressed), replacing the file at once: a reader never finds half of
+    it (the data folder's calibration files: the board profile, the tile looks)."""
+    folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / PROFILE_NAME
+    path = folder / name
     tmp = path.with_suffix(".tmp.npz")
-    np.savez_compressed(tmp, references=profile.references, corners=profile.corners)
+    np.savez_compressed(tmp, **arrays)
     tmp.replace(path)
     return path
 

@@ -145,13 +145,11 @@ class HandSides:
         seats = {side for side, plays in self._seats.items() if plays >= SEAT_PLAYS}
         for (edges, packed), frames in self._seen.items():
             covered = self._covered(packed)
-            spans = (edges[0] and edges[1]) or (edges[2] and edges[3])     # two opposite edges
-            under = [s for s in new if covered[s]]
-            if over_only and not under:
+            over = [s for s in new if covered[s]]
+            if over_only and not over:
                 continue
-            if not spans:
-                under = new
-            under = under or new
+            spans = (edges[0] and edges[1]) or (edges[2] and edges[3])     # two opposite edges
+            under = over if spans and over else new
             hand_at = (float(np.mean([r for r, _ in under])), float(np.mean([c for _, c in under])))
             sides = entry_sides(edges, hand_at, n)
             if len(sides) > 1:      # a corner: the one side of the two where a player sits, if only one

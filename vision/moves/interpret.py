@@ -143,10 +143,11 @@ def interpret_in_turn(board: Board, reading: Reading, earlier: Iterable[tuple[in
                       first_changed: Mapping[tuple[int, int], float] | None = None, one_player: bool = False,
                       strays: Iterable[tuple[int, int]] = ()) -> Interpretation | None:
     """A board left unclear (``earlier``: its new squares) that the players went on past, decided first as it lay
-    then — the players went on, so its gaps may hold a blank read bare (``went_on``); the last play amended and the
-    next play, as well as plays —, and what was put down since decided on top of it. Without this, every later play adds to the unclear tiles until they are more plays than
-    one change may hold, and the game stalls for good. None where the earlier board still makes no play; the
-    earlier board's plays alone where what came since is not yet one (it waits, as any new play does)."""
+    then — the players went on, so its gaps may hold a blank read bare (``went_on``); its decision plays, or the
+    last play amended and the next play —, and what was put down since decided on top of it. Without this, every
+    later play adds to the unclear tiles until they are more plays than one change may hold, and the game stalls
+    for good. None where the earlier board still makes no play; the earlier board's decision alone where what came
+    since is not yet one (it waits, as any new play does)."""
     earlier = set(earlier)
     since = [s for s in diff_board(board, reading, (policy or Weights()).clear).added if s not in earlier]
     as_then = read_surely(reading, dict.fromkeys(since, EMPTY))     # the board as they went on past it
@@ -155,8 +156,9 @@ def interpret_in_turn(board: Board, reading: Reading, earlier: Iterable[tuple[in
     if past.kind not in ("play", "amend") or past.candidate is None:
         return None
     plays = (*past.earlier, past.candidate)
+    placed = plays if past.amended is None else (past.amended, *plays)
     after, found = board.copy(), {}
-    for cand in (past.amended, *plays) if past.amended is not None else plays:
+    for cand in placed:
         for r, c, tile in cand.placement.new_tiles():
             after[r, c] = tile
             if not reading.occupied(r, c):          # a tile found in a gap: it reads bare on this board too
