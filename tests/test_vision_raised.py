@@ -146,3 +146,15 @@ def test_the_board_learnt_reads_the_faces_too():
     assert out[5] == pytest.approx([0.1, 0.0, 0.9, 0.0], abs=1e-3)
     unlearnt = tiles_read_on_their_faces(image, corners, 15, probs, refs, Stub(), None, 0.2)
     assert unlearnt[5][3] == pytest.approx(0.9, abs=1e-3)
+
+
+def test_the_lifted_corners_are_the_same_for_the_same_grid_and_each_call_gets_its_own():
+    """A fixed camera's frames share their grid: the camera is told once for it, and what a caller does with the
+    corners it was given does not reach the next caller."""
+    corners = camera(45, 10).project(BOARD)
+    first = faces_corners(corners, FRAME)
+    first += 100.0
+    again = faces_corners(corners.copy(), FRAME)
+    assert np.abs(again - (first - 100.0)).max() < 1e-6
+    assert faces_corners(corners, FRAME, height=0.4) is not None
+    assert np.abs(faces_corners(corners, FRAME, height=0.4) - corners).max() > np.abs(again - corners).max()

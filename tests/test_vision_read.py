@@ -384,3 +384,28 @@ def test_a_glare_lying_still_over_the_board_does_not_keep_the_first_word_from_te
     if not events and tracker.wants_another_read:               # the glare beside the new word changed with it:
         events = tracker.feed(first_word, 3.5)                  # the capture loop gives the next frame, as still
     assert [str(e) for e in events] == ["play 8D DJINN"]
+
+
+def test_the_squares_read_again_take_this_frames_face_colours_and_the_others_keep_those_they_were_read_with(game04):
+    """The faces' colour evidence of a read of a few changed squares: their colours from this frame, every other
+    square's from the frame it was last read in, as its probabilities are (not the whole board's taken again)."""
+    from tilecam.vision.context import square_faces
+    from tilecam.vision.tracker import default_reader
+
+    reader = default_reader("german", rotation=0)
+    first = cv2.imread(str(game04 / "image-20.jpg"))
+    whole = reader(first)
+    later = cv2.convertScaleAbs(first, alpha=1.0, beta=12)     # the light a little brighter everywhere
+    wanted = np.zeros((15, 15), bool)
+    wanted[7, 3:6] = True
+    reading, _ = reader.read_changed(later, lambda sig, doubted=True: wanted)
+    kept, faces = reader._square_faces
+    assert kept is reading
+    index = np.flatnonzero(wanted.reshape(-1))
+    before, now = square_faces(whole.warped), square_faces(reading.warped)
+    assert np.allclose(faces[index], now[index]) and not np.allclose(faces[index], before[index])
+    others = np.flatnonzero(~wanted.reshape(-1))
+    assert np.allclose(faces[others], before[others])
+    # a read with nothing to read again carries them to its reading
+    again, _ = reader.read_changed(later, lambda sig, doubted=True: np.zeros((15, 15), bool))
+    assert reader._square_faces[0] is again and reader._square_faces[1] is faces

@@ -14,6 +14,7 @@ perspective to speak of), the faces lie over their squares anyway: the corners a
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -94,7 +95,17 @@ def faces_corners(corners: np.ndarray, image_shape: tuple[int, ...], size: int =
     faces, to rectify and cut the squares from (``warp.warp_board``); None where the faces lie over their squares
     (``height`` 0, or a view too near straight-on for the camera to be told: ``camera_of``)."""
     corners = np.asarray(corners, np.float32).reshape(4, 2)
-    camera = camera_of(corners, image_shape, size) if height else None
+    if not height:
+        return None
+    lifted = _lifted(corners.tobytes(), tuple(image_shape[:2]), size, float(height))
+    return None if lifted is None else lifted.copy()
+
+
+@functools.lru_cache(maxsize=8)
+def _lifted(corners: bytes, image_shape: tuple[int, int], size: int, height: float) -> np.ndarray | None:
+    # kept by the grid's corners: a fixed camera's frames share their corners (the tracker's location hint), and
+    # telling the camera again is most of a read of five changed squares' faces
+    camera = camera_of(np.frombuffer(corners, np.float32).reshape(4, 2), image_shape, size)
     if camera is None:
         return None
     points = np.hstack([_board_square(size), np.full((4, 1), height)])

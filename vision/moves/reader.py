@@ -66,6 +66,7 @@ class VisionReader:
         self.last: Any = None            # the last reading (its probabilities and references are reused)
         self._faces_of: Any = None       # the references whose face colours ``_faces`` are
         self._faces: Any = None
+        self._square_faces: tuple[Any, Any] = (None, None)    # a reading, its squares' face colours
         self.squares_read: list[int] = []          # per read: squares classified
         self.classify_s: list[float] = []          # per read: seconds spent classifying
 
@@ -139,7 +140,6 @@ class VisionReader:
         from tilecam.vision.presence import judged_by_faces
         from tilecam.vision.read import letters_of, reading_of, rotate_corners, tiles_read_on_their_faces
         from tilecam.vision.tilecounts import tile_caps
-        from tilecam.vision.context import square_faces
         from tilecam.vision.warp import cut_cell, warp_board
 
         last = self.last
@@ -172,8 +172,9 @@ class VisionReader:
             probs = tiles_read_on_their_faces(image, corners, self.size, probs, last.references, self.classifier,
                                               letters_of(self.tileset), self.tile_height, rows=index,
                                               adapter=self.adapter)
-            probs, _ = judged_by_faces(probs, self.classifier.classes, square_faces(warped, self.size),
-                                       self._reference_faces(last.references), rows=index)
+            faces = self._faces_read_again(last, crops, index)
+            probs, _ = judged_by_faces(probs, self.classifier.classes, faces, self._reference_faces(last.references),
+                                       rows=index)
         t2 = time.perf_counter()
         self.squares_read.append(len(want))
         self.classify_s.append(t2 - t1)
@@ -182,7 +183,22 @@ class VisionReader:
                                                      "classify": (t2 - t1) * 1000, "total": (t2 - t0) * 1000},
                              tile_caps(self.classifier.classes, self.tileset))
         self.last = reading
+        if len(want):
+            self._square_faces = (reading, faces)
+        elif self._square_faces[0] is last:
+            self._square_faces = (reading, self._square_faces[1])
         return reading, sig
+
+    def _faces_read_again(self, last: Any, crops: np.ndarray, index: list[int]) -> np.ndarray:
+        """The face colours of every square (``context.square_faces``) with the squares ``index`` (their ``crops``
+        cut from this frame) taken anew and the others as they were in the frame they were last read in, as their
+        probabilities are: a board's colours are not taken again for a few squares (most of a read of five)."""
+        from tilecam.vision.context import face_colours, square_faces
+
+        kept, faces = self._square_faces
+        faces = square_faces(last.warped, self.size) if kept is not last else faces.copy()
+        faces[index] = face_colours(crops)
+        return faces
 
     def turned(self, quarter_turns: int) -> Any:
         """The last reading as the board reads turned ``quarter_turns`` more (counter-clockwise, as ``np.rot90``):
