@@ -106,6 +106,26 @@ def test_of_two_plays_in_one_change_the_later_ones_side_is_the_arm_over_its_tile
     assert hands.side_of_play([(10, 10)]) is None               # no arm covered it
 
 
+def test_an_arm_that_passed_over_a_plays_tiles_on_its_way_farther_in_did_not_put_them_down():
+    """LIMP down column D from the top (the arm over row 0 on its way to rows 6-9), INSIDERS' first tiles along row
+    0 by an arm from the bottom that spans the board, one change: the arms over INSID's squares that reach far beyond
+    them are LIMP's; INSID's own is the bottom's."""
+    hands = HandSides()
+    for row in range(6, 10):
+        for _ in range(4):       # wide: the hand over column 3, the forearm over columns 2-4 and row 0's squares
+            hands.note(mask([(r, c) for r in range(row + 1) for c in (2, 3, 4)]))
+    insid = [(0, c) for c in range(3, 7)]
+    for c in range(3, 7):
+        hands.note(mask(arm("bottom", (0, c))))
+    assert SIDES[hands.side_of_play(insid)] == "bottom"
+    assert SIDES[hands.side_of_play([(r, 3) for r in range(6, 10)])] == "top"
+    # a play along the arm's way (a word down the column the hand reaches the end of) is the arm's
+    down = HandSides()
+    for row in range(3, 8):
+        down.note(mask(arm("top", (row, 5))))
+    assert SIDES[down.side_of_play([(r, 5) for r in range(3, 8)])] == "top"
+
+
 def test_the_modules_examples_hold():
     import doctest
 

@@ -17,7 +17,8 @@ whichever edge of the board is row 1.
 Over a game the sides the plays came from are the seats (``HandSides.seated``). An arm reaching a square near a
 corner, or along the edge row, may cross the board's edge beside its player's seat rather than at it: once the seats
 are known, an arm told from a side where nobody sits does not outvote one from a seat. Where two plays were put down
-in one change, each play's own side is told from the arms that covered its tiles (``HandSides.side_of_play``).
+in one change, each play's own side is told from the arms whose hand covered its tiles (``HandSides.side_of_play``;
+an arm that passed over them on its way farther in put down the other play).
 """
 
 from __future__ import annotations
@@ -48,6 +49,11 @@ CORNER_SQUARES = 1.0
 
 #: A side is a seat once this many plays of one hand were told from it: one play could be an arm misjudged.
 SEAT_PLAYS = 2
+
+#: The hand is the end of the arm: a square of a play lies under the hand when it is at most this many squares
+#: nearer the arm's edge than the arm reaches (a hand and a tile held in it cover about two squares). An arm that
+#: covers a play's tiles only on its way farther in put down another play.
+HAND_SQUARES = 2
 
 
 def touched_edges(covered: np.ndarray) -> Edges:
@@ -134,8 +140,9 @@ class HandSides:
     def votes(self, new: Iterable[tuple[int, int]], over_only: bool = False) -> Counter[int]:
         """Frames whose arm came from each side, the hand over the ``new`` tiles (their middle) — but for an arm
         that spans the board (two opposite edges), over the new tiles it covers: between its two ends, the middle of
-        two plays far apart says nothing of which end is the hand. ``over_only``: only the frames whose arm covered
-        one of the ``new`` tiles (the arm that put them down, not another player's over other tiles). Once the seats
+        two plays far apart says nothing of which end is the hand. ``over_only``: only the frames whose hand covered
+        one of the ``new`` tiles (the arm that put them down, not another player's over other tiles or on its way
+        past them: ``HAND_SQUARES``). Once the seats
         are known, the votes of sides where nobody sits are left out beside a seat's."""
         new = list(new)
         votes: Counter[int] = Counter()
@@ -154,6 +161,8 @@ class HandSides:
             sides = entry_sides(edges, hand_at, n)
             if len(sides) > 1:      # a corner: the one side of the two where a player sits, if only one
                 sides = tuple(side for side in sides if side in seats)
+            if len(sides) == 1 and over_only and not spans and not _at_the_hand(covered, over, sides[0]):
+                continue
             if len(sides) == 1:
                 votes[sides[0]] += frames
         if seats & set(votes):
@@ -182,6 +191,20 @@ class HandSides:
     def forget(self) -> None:
         """The board was decided: the next change's hands count from the next frame (the seats are kept)."""
         self._seen.clear()
+
+
+def _inward(squares: np.ndarray, side: int, n: int) -> np.ndarray:
+    """How far each square (rows of row, column) lies in from the board's edge on ``side``, in squares."""
+    r, c = squares[:, 0], squares[:, 1]
+    return (n - 1 - r, r, c, n - 1 - c)[side]
+
+
+def _at_the_hand(covered: np.ndarray, over: list[tuple[int, int]], side: int) -> bool:
+    """Whether some of the squares ``over`` (covered by the arm) lie under its hand: within ``HAND_SQUARES`` of
+    the farthest square in from ``side`` that the arm covers."""
+    n = covered.shape[0]
+    reach = _inward(np.argwhere(covered), side, n).max()
+    return bool((_inward(np.array(over), side, n) >= reach - HAND_SQUARES).any())
 
 
 def _most(votes: Counter[int]) -> int | None:
