@@ -91,6 +91,28 @@ def test_where_the_players_sit_an_arm_from_a_side_nobody_sits_at_or_a_corner_is_
     assert SIDES[hands.side([(1, 13)])] == "top" and hands.one_side([(1, 13)])
 
 
+def test_an_arm_by_a_corner_told_from_where_nobody_sits_came_in_across_the_seats_edge_it_touched():
+    """YAK along the top edge row by the top left corner, YA then its K after a pause: the small arm over YA touches the
+    top and the left edge, its hand farther from the left (nobody sits there); the K's is in the corner. Both are the
+    top player's, so the K goes on with YA; before the seats are known the first is told from the left."""
+    ya = mask([(0, 0), (0, 1), (0, 2), (1, 0), (1, 1)])
+    before = HandSides()
+    before.note(ya)
+    assert SIDES[before.side([(0, 1), (0, 2)])] == "left"
+    hands = HandSides()
+    for seat in ("bottom", "top") * SEAT_PLAYS:
+        hands.seated(SIDES.index(seat))
+    hands.note(ya)
+    assert SIDES[hands.side([(0, 1), (0, 2)])] == "top"
+    hands.forget()
+    hands.note(mask([(0, 0), (0, 1)]))
+    assert SIDES[hands.side([(0, 0)])] == "top"
+    # an arm that touches no seat's edge is still told from where it came
+    hands.forget()
+    hands.note(mask(arm("left", (7, 3))))
+    assert SIDES[hands.side([(7, 3)])] == "left"
+
+
 def test_of_two_plays_in_one_change_the_later_ones_side_is_the_arm_over_its_tiles():
     """KNIFED down column C from the bottom, then the next player's G at G3 from the top, one change: judged by all
     frames the bottom wins (it covered more frames); the arm over G3 is the top's."""

@@ -16,7 +16,8 @@ whichever edge of the board is row 1.
 
 Over a game the sides the plays came from are the seats (``HandSides.seated``). An arm reaching a square near a
 corner, or along the edge row, may cross the board's edge beside its player's seat rather than at it: once the seats
-are known, an arm told from a side where nobody sits does not outvote one from a seat. Where two plays were put down
+are known, an arm told from a side where nobody sits does not outvote one from a seat, and one that touched a seat's
+edge too came in across it. Where two plays were put down
 in one change, each play's own side is told from the arms whose hand covered its tiles (``HandSides.side_of_play``;
 an arm that passed over them on its way farther in put down the other play).
 """
@@ -161,6 +162,10 @@ class HandSides:
             sides = entry_sides(edges, hand_at, n)
             if len(sides) > 1:      # a corner: the one side of the two where a player sits, if only one
                 sides = tuple(side for side in sides if side in seats)
+            elif seats and not seats & set(sides):
+                # told from where nobody sits, but across a seat's edge too: the arm came in there (a hand by the
+                # corner reaching a tile along the seat's edge row)
+                sides = tuple(side for side, touched in enumerate(edges) if touched and side in seats) or sides
             if len(sides) == 1 and over_only and not spans and not _at_the_hand(covered, over, sides[0]):
                 continue
             if len(sides) == 1:
