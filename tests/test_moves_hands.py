@@ -111,6 +111,12 @@ def test_an_arm_by_a_corner_told_from_where_nobody_sits_came_in_across_the_seats
     hands.forget()
     hands.note(mask(arm("left", (7, 3))))
     assert SIDES[hands.side([(7, 3)])] == "left"
+    # what spans the board (here a change of light along every edge) is not given to the seat whose edge it touches
+    one_seat = HandSides()
+    for _ in range(SEAT_PLAYS):
+        one_seat.seated(SIDES.index("bottom"))
+    one_seat.note(mask([(r, c) for r in range(15) for c in range(15) if min(r, c, 14 - r, 14 - c) < 1]))
+    assert one_seat.side([(8, 4)]) != SIDES.index("bottom")
 
 
 def test_of_two_plays_in_one_change_the_later_ones_side_is_the_arm_over_its_tiles():

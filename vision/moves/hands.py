@@ -162,9 +162,10 @@ class HandSides:
             sides = entry_sides(edges, hand_at, n)
             if len(sides) > 1:      # a corner: the one side of the two where a player sits, if only one
                 sides = tuple(side for side in sides if side in seats)
-            elif seats and not seats & set(sides):
+            elif seats and not spans and not seats & set(sides):
                 # told from where nobody sits, but across a seat's edge too: the arm came in there (a hand by the
-                # corner reaching a tile along the seat's edge row)
+                # corner reaching a tile along the seat's edge row). Not for what spans the board: its two ends say
+                # nothing of where it came in (a change of light touching every edge is no arm at all)
                 sides = tuple(side for side, touched in enumerate(edges) if touched and side in seats) or sides
             if len(sides) == 1 and over_only and not spans and not _at_the_hand(covered, over, sides[0]):
                 continue
