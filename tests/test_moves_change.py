@@ -252,20 +252,3 @@ def test_the_tracker_records_when_new_squares_first_changed_and_orders_two_plays
     events = tr.feed(np.full((2, 2, 3), 3, np.uint8), 3.0)
     assert [str(e) for e in events] == ["play 8H ...S", "play H8 .OX"]
     assert all("first seen" in e.note for e in events) and tr.first_changes.squares() == {}
-
-
-def test_an_unclear_play_has_its_rows_and_columns_read_again_where_a_tile_changed_no_pixel():
-    """JOULE put down with its O, U and L the colour of their squares: only the J and the E changed in pixels, the
-    other three kept their bare belief, and J...E is no play. The next frame believes the play's row and columns anew
-    (not the whole board): JOULE."""
-    joule = EMPTY[:7] + ["...JOULE......."] + EMPTY[8:]
-    seen_pixels = board_image([(7, 3), (7, 7)])        # the O, U, L changed nothing
-    frames = {0: seen(EMPTY, board_image()), 1: seen(joule, seen_pixels), 2: seen(joule, board_image([(7, 3), (7, 7)],
-                                                                                                     seed=4))}
-    tr = MoveTracker("english", reader=lambda image: frames[int(image[0, 0, 0])], config=TrackerConfig(settle_readings=1))
-    assert tr.feed(np.zeros((2, 2, 3), np.uint8), 0.0) == []
-    assert tr.feed(np.ones((2, 2, 3), np.uint8), 1.0) == [] and tr.status.startswith("unclear")
-    again = tr.memory.wanted(signature(frames[2].warped), doubted=False)
-    assert again[7].all() and again[:, 3].all() and again[:, 7].all() and again.sum() == 15 + 2 * 14
-    assert [str(e) for e in tr.feed(np.full((2, 2, 3), 2, np.uint8), 2.0)] == ["play 8D JOULE"]
-    assert tr.memory.again is None

@@ -53,23 +53,14 @@ class BoardMemory:
         self.reference: Signature | None = None
         self.last_frame: Signature | None = None    # the picture of the frame looked at last
         self.moved: np.ndarray | None = None        # before a settle: squares that changed from a frame to the next
-        self.again: np.ndarray | None = None        # squares the next look believes anew, changed or not
 
     def wanted(self, sig: Signature, doubted: bool = True) -> np.ndarray:
         """The squares a frame with signature ``sig`` must be read on (n x n, as ``sig``): those whose pixels changed
         since the last settle and (``doubted``) those believed only doubtfully (all before the first settle)."""
         if self.reference is None or self.belief is None:
             return np.ones((sig.size, sig.size), bool)
-        changed = self._again(changed_squares(self.reference, sig))
+        changed = changed_squares(self.reference, sig)
         return changed | (self.belief.confidence < DOUBTED) if doubted else changed
-
-    def _again(self, changed: np.ndarray) -> np.ndarray:
-        return changed if self.again is None or self.again.shape != changed.shape else changed | self.again
-
-    def read_again(self, squares: np.ndarray) -> None:
-        """The next look believes ``squares`` (n x n bool) anew as if their pixels had changed: a tile whose face
-        looks like the square it covers changed nothing (its square kept its bare belief) and left a play unclear."""
-        self.again = squares if self.again is None else self.again | squares
 
     def look(self, reading: Reading, warped: np.ndarray, committed: Reading, sig: Signature | None = None) -> Look:
         """``reading`` of a frame whose rectified image is ``warped`` (its signature ``sig``, when already taken);
@@ -78,7 +69,7 @@ class BoardMemory:
         sig = signature(warped) if sig is None else sig
         n = reading.size
         changed = (np.ones((n, n), bool) if self.reference is None
-                   else self._again(changed_squares(self.reference, sig)))
+                   else changed_squares(self.reference, sig))
         believed = self.belief or committed
         covered = np.array([[ch == OCCLUDED for ch in row] for row in reading.grid]) | reading.occluded
         # A bare square whose pixels changed but which still reads bare may have something over it that is no tile
@@ -120,11 +111,11 @@ class BoardMemory:
 
     def settle(self, look: Look) -> None:
         """The board settled as ``look`` shows it: its reading is the belief, its picture the reference."""
-        self.belief, self.reference, self.again = look.reading, look.signature, None
+        self.belief, self.reference = look.reading, look.signature
 
     def forget(self) -> None:
         """Nothing is believed any more (the board moved on the table: squares no longer line up)."""
-        self.belief = self.reference = self.moved = self.last_frame = self.again = None
+        self.belief = self.reference = self.moved = self.last_frame = None
 
 
 class FirstChanges:

@@ -440,10 +440,9 @@ class MoveTracker:
             log.info("no move: %s", self.status)
             if result.kind == "unclear":
                 # The change in pixels can miss a tile whose face looks like the square it covers: its square keeps
-                # its bare belief, and every later play adds to a board with no legal reading. The rows and columns
-                # of the new tiles — where such a tile makes the play's line — are read again on the next frame (once
-                # a board: the same board read again settles as handled), and decided anew.
-                self.memory.read_again(self._lines_of_new_tiles(reading))
+                # its bare belief, and every later play adds to a board with no legal reading. The next frame is
+                # read whole (once a board: the same board read again settles as handled), and decided anew.
+                self.memory.forget()
             if clock is not None:
                 self._clock.insert(0, clock)   # the press still waits for a board that makes sense
         else:
@@ -522,15 +521,6 @@ class MoveTracker:
                          "out of reach is left out")
                 return again, side
         return result, side
-
-    def _lines_of_new_tiles(self, reading: Reading) -> np.ndarray:
-        """The rows and columns of the tiles ``reading`` (the board's orientation) adds to the committed board, as a
-        mask in the reader's orientation (the memory's)."""
-        n = self.board.size
-        lines = np.zeros((n, n), bool)
-        for r, c in diff_board(self.board, reading, self.config.resolve.clear).added:
-            lines[r, :] = lines[:, c] = True
-        return np.rot90(lines, -self.rotation)
 
     def _later_play_side(self, result: Interpretation) -> int | None:
         """Two plays in one change: the side of the arms over the later play's tiles (its player may go on with
