@@ -496,3 +496,12 @@ def test_a_board_gone_on_past_that_amends_the_last_play_and_holds_the_next_is_de
     assert decided is not None and decided.kind == "amend"
     assert str(decided.amended.placement) == "8H CAT" and str(decided.withdrawn) == "8H CA"
     assert [str(e.placement) for e in decided.earlier] == ["H6 AR."] and str(decided.candidate.placement) == "J8 .OE"
+
+
+def test_a_tile_seen_going_down_with_the_second_play_is_the_second_plays():
+    """LOB, then the next player's MEG down to the square beside LOB's L, one change: GLOB + ME is as legal as LOB +
+    MEG, but the G first changed with the M and the E, two seconds after LOB's tiles."""
+    rows = rows_with(("8G", "LOB"), ("F6", "MEG"))
+    first_changed = {(7, 6): 3.2, (7, 7): 3.2, (7, 8): 3.2, (5, 5): 5.3, (6, 5): 5.3, (7, 5): 5.3}
+    result = interpret(Board(), Reading.from_rows(rows), EN, None, first_changed=first_changed)
+    assert [str(c.placement) for c in result.earlier + (result.candidate,)] == ["8G LOB", "F6 MEG"]

@@ -13,7 +13,8 @@ candidate. The highest score wins; when no candidate is left, the board is ``unc
 Two plays in one change (a turn made before the last was committed) are ordered by the frames where they tell: each
 new square's pixels first changed at some time since the board was last decided (the tracker records it), and the
 play whose squares changed clearly earlier (:func:`seen_order`) was put down first; where the rules allow both
-orders, the other costs ``log(seen_order_odds)``. Where the frames do not tell (both plays first seen in one frame),
+orders, the other costs ``log(seen_order_odds)``, and so does a tile given to the play it was not seen going down
+with (:func:`went_with_the_other`). Where the frames do not tell (both plays first seen in one frame),
 the order is the search's default (the larger play first) and the note says it is a guess.
 
 A hand reaches in from its player's side of the board (:mod:`.hands`; the capture loop's motion shows it). New tiles
@@ -313,7 +314,9 @@ def _layouts(board: Board, tiles: Sequence[Square], last_play: Placement | None,
                     # the frames choose between two legal orders; where the rules allow one, a frame that shows
                     # the other only had a tile hidden for longer
                     against = seen < 0 and _legal(board, plays[::-1], w.rack_size)
-                    prior = two - (math.log(w.seen_order_odds) if against else 0.0)
+                    # a tile first seen with the other play's tiles, well apart from its own play's, went down with them
+                    astray = went_with_the_other(plays, first_changed, w.order_margin_s)
+                    prior = two - math.log(w.seen_order_odds) * (against + astray)
                     out.append(_Layout("two", plays, board, prior, seen=seen))
     if last_play is not None:
         last = [(r, c) for r, c, _ in last_play.new_tiles()]
@@ -362,6 +365,33 @@ def seen_order(plays: Sequence[Sequence[Square]], first_changed: Mapping[Square,
         medians.append(statistics.median(times))
     gap = medians[1] - medians[0]
     return 0 if abs(gap) < margin_s else 1 if gap > 0 else -1
+
+
+def went_with_the_other(plays: Sequence[Sequence[Square]], first_changed: Mapping[Square, float],
+                        margin_s: float) -> bool:
+    """Whether a tile of one of two plays first changed ``margin_s`` or more from its play's median first change and
+    within it of the other play's: the frames show it put down with the other play (LOB, then MEGARAD's M, E and the
+    G beside LOB's L: the G is MEGARAD's, not GLOB's).
+
+    >>> went_with_the_other([[(7, 5), (7, 6), (7, 7), (7, 8)], [(5, 5), (6, 5)]],
+    ...                     {(7, 5): 5.3, (7, 6): 3.2, (7, 7): 3.2, (7, 8): 3.2, (5, 5): 5.3, (6, 5): 5.3}, 0.5)
+    True
+    >>> went_with_the_other([[(7, 6), (7, 7), (7, 8)], [(5, 5), (6, 5), (7, 5)]],
+    ...                     {(7, 5): 5.3, (7, 6): 3.2, (7, 7): 3.2, (7, 8): 3.2, (5, 5): 5.3, (6, 5): 5.3}, 0.5)
+    False
+    """
+    medians = []
+    for squares in plays:
+        times = [first_changed[s] for s in squares if s in first_changed]
+        if not times:
+            return False
+        medians.append(statistics.median(times))
+    for own, other, squares in ((medians[0], medians[1], plays[0]), (medians[1], medians[0], plays[1])):
+        for s in squares:
+            t = first_changed.get(s)
+            if t is not None and abs(t - own) >= margin_s and abs(t - other) < margin_s:
+                return True
+    return False
 
 
 def _parts(board: Board, cells: Sequence[Square]) -> list[frozenset[Square]]:
