@@ -304,3 +304,19 @@ def test_the_capture_loop_tells_the_tracker_whose_arm_put_the_tiles_down(tracker
     seen: list[str] = []
     CaptureLoop(ItemsSource(frames), tracker, lambda got, _frame: seen.extend(str(e) for e in got)).run()
     assert seen == events
+
+
+def test_a_hand_in_a_corner_came_from_the_side_its_arm_lies_towards():
+    """EX's E in the top left corner, put down by the player on the right: the arm lies along the top rows nearly to
+    the right edge (its last square not seen moving), touching the top and the left edge as far from the hand — the
+    left player's seat by the corner rule alone."""
+    hands = HandSides()
+    for seat in ("left", "right") * SEAT_PLAYS:
+        hands.seated(SIDES.index(seat))
+    along_the_top = mask([(r, c) for r in range(2) for c in range(14)])
+    hands.note(along_the_top)
+    assert SIDES[hands.side([(0, 0)])] == "right"
+    # a hand in the corner from over the near edge (the arm mostly off the board) is the seat's, as before
+    hands.forget()
+    hands.note(mask([(0, 0), (0, 1), (1, 0), (1, 1)]))
+    assert SIDES[hands.side([(0, 0)])] == "left"

@@ -17,7 +17,9 @@ whichever edge of the board is row 1.
 Over a game the sides the plays came from are the seats (``HandSides.seated``). An arm reaching a square near a
 corner, or along the edge row, may cross the board's edge beside its player's seat rather than at it: once the seats
 are known, an arm told from a side where nobody sits does not outvote one from a seat, and one that touched a seat's
-edge too came in across it. Where two plays were put down
+edge too came in across it. An arm whose body lies over the board came in on the side it lies towards (an arm along
+the top rows from the right to the top left corner touches the top and the left edge, not the right); a hand in a
+corner with the arm mostly off the board is the one seat's of the two. Where two plays were put down
 in one change, each play's own side is told from the arms whose hand covered its tiles (``HandSides.side_of_play``;
 an arm that passed over them on its way farther in put down the other play).
 """
@@ -160,7 +162,10 @@ class HandSides:
             under = over if spans and over else new
             hand_at = (float(np.mean([r for r, _ in under])), float(np.mean([c for _, c in under])))
             sides = entry_sides(edges, hand_at, n)
-            if len(sides) > 1:      # a corner: the one side of the two where a player sits, if only one
+            toward = None if spans else _stretches_toward(covered, hand_at)
+            if toward is not None:  # the arm's body lies over the board towards where it came in
+                sides = (toward,)
+            elif len(sides) > 1:    # a corner: the one side of the two where a player sits, if only one
                 sides = tuple(side for side in sides if side in seats)
             elif seats and not spans and not seats & set(sides):
                 # told from where nobody sits, but across a seat's edge too: the arm came in there (a hand by the
@@ -197,6 +202,32 @@ class HandSides:
     def forget(self) -> None:
         """The board was decided: the next change's hands count from the next frame (the seats are kept)."""
         self._seen.clear()
+
+
+def _stretches_toward(covered: np.ndarray, hand_at: tuple[float, float]) -> int | None:
+    """The side an arm whose hand is at ``hand_at`` came in on, told by its body over the board: the direction in
+    which its covered squares reach farthest from the hand, more than ``HAND_SQUARES`` (more than a hand holding a
+    tile) and ``CORNER_SQUARES`` beyond any other, and to that edge of the board or a square short of it (its last
+    square may not show moving); None otherwise (the arm lies mostly off the board, over its near edge, or what lies
+    beyond the hand is the arm reaching farther in that frame).
+
+    >>> arm = np.zeros((15, 15), bool); arm[0:2, 0:14] = True     # along the top rows to the top left corner
+    >>> SIDES[_stretches_toward(arm, (0.0, 0.0))]
+    'right'
+    >>> arm = np.zeros((15, 15), bool); arm[9:15, 4:7] = True     # up from the bottom, past the tile at row 13
+    >>> _stretches_toward(arm, (13.0, 5.0)) is None
+    True
+    """
+    n = covered.shape[0]
+    rows, cols = np.nonzero(covered)
+    r, c = hand_at
+    reach = (rows.max() - r, r - rows.min(), c - cols.min(), cols.max() - c)      # SIDES' order
+    to_edge = (n - 1 - rows.max(), rows.min(), cols.min(), n - 1 - cols.max())   # squares short of that edge
+    ranked = sorted(range(4), key=lambda side: -reach[side])
+    far, second = reach[ranked[0]], reach[ranked[1]]
+    if far > HAND_SQUARES and far - second >= CORNER_SQUARES and to_edge[ranked[0]] <= CORNER_SQUARES:
+        return ranked[0]
+    return None
 
 
 def _inward(squares: np.ndarray, side: int, n: int) -> np.ndarray:
