@@ -320,3 +320,11 @@ def test_a_hand_in_a_corner_came_from_the_side_its_arm_lies_towards():
     hands.forget()
     hands.note(mask([(0, 0), (0, 1), (1, 0), (1, 1)]))
     assert SIDES[hands.side([(0, 0)])] == "left"
+
+
+def test_the_arms_body_is_told_from_where_its_hand_is_over_the_play_not_from_the_plays_middle():
+    """CTEE down the right edge (rows 3-6), its C put down by a hand from the right at row 3: the covered squares lie
+    above the play's middle, but that is the hand, not an arm lying towards the top."""
+    hands = HandSides()
+    hands.note(mask([(r, c) for r in range(1, 4) for c in (13, 14)]))
+    assert SIDES[hands.side([(r, 14) for r in range(2, 6)])] == "right"

@@ -162,10 +162,13 @@ class HandSides:
             under = over if spans and over else new
             hand_at = (float(np.mean([r for r, _ in under])), float(np.mean([c for _, c in under])))
             sides = entry_sides(edges, hand_at, n)
-            toward = None if spans else _stretches_toward(covered, hand_at)
-            if toward is not None:  # the arm's body lies over the board towards where it came in
+            # the arm's body lies over the board towards where it came in, told where its hand is seen over the
+            # play's tiles (the middle of a long play is not where the hand is)
+            toward = None if spans or not over else _stretches_toward(
+                covered, (float(np.mean([r for r, _ in over])), float(np.mean([c for _, c in over]))))
+            if toward is not None:
                 sides = (toward,)
-            elif len(sides) > 1:    # a corner: the one side of the two where a player sits, if only one
+            if len(sides) > 1:      # a corner: the one side of the two where a player sits, if only one
                 sides = tuple(side for side in sides if side in seats)
             elif seats and not spans and not seats & set(sides):
                 # told from where nobody sits, but across a seat's edge too: the arm came in there (a hand by the
