@@ -357,12 +357,9 @@ def seen_order(plays: Sequence[Sequence[Square]], first_changed: Mapping[Square,
     >>> seen_order([[(8, 7), (9, 7)], [(7, 10)]], {(7, 10): 3.0, (8, 7): 3.0, (9, 7): 3.2}, 0.5)
     0
     """
-    medians = []
-    for squares in plays:
-        times = [first_changed[s] for s in squares if s in first_changed]
-        if not times:
-            return 0
-        medians.append(statistics.median(times))
+    medians = _median_first_changes(plays, first_changed)
+    if medians is None:
+        return 0
     gap = medians[1] - medians[0]
     return 0 if abs(gap) < margin_s else 1 if gap > 0 else -1
 
@@ -380,18 +377,27 @@ def went_with_the_other(plays: Sequence[Sequence[Square]], first_changed: Mappin
     ...                     {(7, 5): 5.3, (7, 6): 3.2, (7, 7): 3.2, (7, 8): 3.2, (5, 5): 5.3, (6, 5): 5.3}, 0.5)
     False
     """
-    medians = []
-    for squares in plays:
-        times = [first_changed[s] for s in squares if s in first_changed]
-        if not times:
-            return False
-        medians.append(statistics.median(times))
+    medians = _median_first_changes(plays, first_changed)
+    if medians is None:
+        return False
     for own, other, squares in ((medians[0], medians[1], plays[0]), (medians[1], medians[0], plays[1])):
         for s in squares:
             t = first_changed.get(s)
             if t is not None and abs(t - own) >= margin_s and abs(t - other) < margin_s:
                 return True
     return False
+
+
+def _median_first_changes(plays: Sequence[Sequence[Square]], first_changed: Mapping[Square, float]
+                          ) -> list[float] | None:
+    """Each play's median first change of its squares; None where a play has no square seen changing."""
+    medians = []
+    for squares in plays:
+        times = [first_changed[s] for s in squares if s in first_changed]
+        if not times:
+            return None
+        medians.append(statistics.median(times))
+    return medians
 
 
 def _parts(board: Board, cells: Sequence[Square]) -> list[frozenset[Square]]:

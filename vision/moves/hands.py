@@ -27,7 +27,7 @@ an arm that passed over them on its way farther in put down the other play).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -90,8 +90,7 @@ def entry_sides(edges: Edges, hand_at: tuple[float, float], n: int) -> tuple[int
     >>> [SIDES[s] for s in entry_sides((True, False, False, True), (14.0, 13.5), 15)]
     ['right', 'bottom']
     """
-    r, c = hand_at
-    far = sorted(((d, i) for i, (t, d) in enumerate(zip(edges, (n - 1 - r, r, c, n - 1 - c))) if t), reverse=True)
+    far = sorted(((d, i) for i, (t, d) in enumerate(zip(edges, _inward(*hand_at, n))) if t), reverse=True)
     return tuple(i for d, i in far if far[0][0] - d < CORNER_SQUARES) if far else ()
 
 
@@ -159,13 +158,10 @@ class HandSides:
             if over_only and not over:
                 continue
             spans = (edges[0] and edges[1]) or (edges[2] and edges[3])     # two opposite edges
-            under = over if spans and over else new
-            hand_at = (float(np.mean([r for r, _ in under])), float(np.mean([c for _, c in under])))
-            sides = entry_sides(edges, hand_at, n)
+            sides = entry_sides(edges, _middle(over if spans and over else new), n)
             # the arm's body lies over the board towards where it came in, told where its hand is seen over the
             # play's tiles (the middle of a long play is not where the hand is)
-            toward = None if spans or not over else _stretches_toward(
-                covered, (float(np.mean([r for r, _ in over])), float(np.mean([c for _, c in over]))))
+            toward = None if spans or not over else _stretches_toward(covered, _middle(over))
             if toward is not None:
                 sides = (toward,)
             if len(sides) > 1:      # a corner: the one side of the two where a player sits, if only one
@@ -222,10 +218,8 @@ def _stretches_toward(covered: np.ndarray, hand_at: tuple[float, float]) -> int 
     True
     """
     n = covered.shape[0]
-    rows, cols = np.nonzero(covered)
-    r, c = hand_at
-    reach = (rows.max() - r, r - rows.min(), c - cols.min(), cols.max() - c)      # SIDES' order
-    to_edge = (n - 1 - rows.max(), rows.min(), cols.min(), n - 1 - cols.max())   # squares short of that edge
+    to_edge = np.min(_inward(*np.nonzero(covered), n), axis=1)      # how far short of each edge the arm stops
+    reach = np.asarray(_inward(*hand_at, n)) - to_edge                # how far beyond the hand towards each edge
     ranked = sorted(range(4), key=lambda side: -reach[side])
     far, second = reach[ranked[0]], reach[ranked[1]]
     if far > HAND_SQUARES and far - second >= CORNER_SQUARES and to_edge[ranked[0]] <= CORNER_SQUARES:
@@ -233,18 +227,23 @@ def _stretches_toward(covered: np.ndarray, hand_at: tuple[float, float]) -> int 
     return None
 
 
-def _inward(squares: np.ndarray, side: int, n: int) -> np.ndarray:
-    """How far each square (rows of row, column) lies in from the board's edge on ``side``, in squares."""
-    r, c = squares[:, 0], squares[:, 1]
-    return (n - 1 - r, r, c, n - 1 - c)[side]
+def _inward(row, col, n: int) -> tuple:
+    """How far a square (row, column; or arrays of them) lies in from the board's bottom, top, left and right edge
+    (``SIDES``' order), in squares."""
+    return (n - 1 - row, row, col, n - 1 - col)
+
+
+def _middle(squares: Sequence[tuple[int, int]]) -> tuple[float, float]:
+    """The mean (row, column) of ``squares``."""
+    return float(np.mean([r for r, _ in squares])), float(np.mean([c for _, c in squares]))
 
 
 def _at_the_hand(covered: np.ndarray, over: list[tuple[int, int]], side: int) -> bool:
     """Whether some of the squares ``over`` (covered by the arm) lie under its hand: within ``HAND_SQUARES`` of
     the farthest square in from ``side`` that the arm covers."""
     n = covered.shape[0]
-    reach = _inward(np.argwhere(covered), side, n).max()
-    return bool((_inward(np.array(over), side, n) >= reach - HAND_SQUARES).any())
+    reach = _inward(*np.nonzero(covered), n)[side].max()
+    return bool((_inward(*np.array(over).T, n)[side] >= reach - HAND_SQUARES).any())
 
 
 def _most(votes: Counter[int]) -> int | None:
