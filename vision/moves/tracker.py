@@ -29,18 +29,20 @@
 
 The image → reading step is injected (``reader``); the default is the vision pipeline, loaded lazily
 (:mod:`tilecam.vision.moves.reader`). :func:`make_tracker` is the one factory (the daemon, ``tilecam replay`` and
-``tilecam bench moves``), :func:`device_config` the one configuration. The daemon's side: ``tracker.feed(image, t)
--> list[DetectedEvent]``; ``tracker.sync(board_rows)`` after the game's board changed other than by the camera;
-``tracker.clock(t, player=None)`` when a clock button ends a turn; ``wants_every_frame``, ``wants_another_read`` and
-``status`` for the capture loop (:mod:`tilecam.vision.moves.events` for the events' kinds).
+``tilecam bench moves``), :func:`~tilecam.vision.moves.config.device_config` the one configuration. The daemon's
+side: ``tracker.feed(image, t) -> list[DetectedEvent]``; ``tracker.sync(board_rows)`` after the game's board changed
+other than by the camera; ``tracker.clock(t, player=None)`` when a clock button ends a turn; ``wants_every_frame``,
+``wants_another_read`` and ``status`` for the capture loop (:mod:`tilecam.vision.moves.events` for the events'
+kinds). Its parts, each a module: the configuration (:mod:`.config`), committed tiles put right
+(:mod:`.corrections`), a board left unclear (:mod:`.unclear`), the first play's turn (:mod:`.first_play`).
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -50,6 +52,9 @@ from tilecam.engine.coords import square_name
 from tilecam.engine.layout import Layout
 from tilecam.engine.move import Placement
 from tilecam.engine.tiles import TileSet
+from tilecam.vision.moves import first_play
+from tilecam.vision.moves.config import TrackerConfig, TrackerStats, board_layout, device_config
+from tilecam.vision.moves.corrections import Corrections
 from tilecam.vision.moves.events import DetectedEvent, TrackerError
 from tilecam.vision.moves.hands import HandSides, moving_squares
 from tilecam.vision.moves.interpret import Interpretation, diff_board, interpret, interpret_in_turn
@@ -59,100 +64,19 @@ from tilecam.vision.moves import turned
 from tilecam.vision.moves.belief import BoardMemory, FirstChanges, Look
 from tilecam.vision.moves.blanks import BlankMemory
 from tilecam.vision.moves.reader import Reader
-from tilecam.vision.moves.reading import (BLANK, EMPTY, OCCLUDED, Reading, ReadingError, as_reading, merge_readings,
+from tilecam.vision.moves.reading import (BLANK, EMPTY, Reading, ReadingError, as_reading, merge_readings,
                                           readings_agree)
-from tilecam.vision.moves.decide import ResolvePolicy
 from tilecam.vision.moves.resolve import Candidate
 from tilecam.vision.moves.turned import BoardTurn
+from tilecam.vision.moves.unclear import UnclearBoard
 
 log = logging.getLogger(__name__)
-
-#: The game's first play is taken in another turn of the board than the reader's when its decision there is this
-#: much more probable (log-probability, nats): as ``orient.TURN_MARGIN``, so that a play reading alike both ways
-#: (NOON, SIS) keeps the reader's turn. Where another turn makes another play within this of the best (LOB upside
-#: down reads HOT as surely, both words), row 1 is not told yet: the first play waits for the next one, and the two
-#: are decided together in each turn (the second play's words tell).
-FIRST_PLAY_TURN_MARGIN = 0.5
 
 #: New tiles whose pixels first changed within this many seconds of the last play's commit are its player's, going
 #: on after a pause mid-word, where no hand was seen to say whose they are (sparse frames, a corner of the board):
 #: the next player's turn — the clock pressed, the board looked at, a reach to the rack and over the board — takes
 #: longer than that.
 GOING_ON_S = 1.0
-
-COMMIT_POLICIES = ("settle", "clock")
-
-
-@dataclass(frozen=True, slots=True)
-class TrackerConfig:
-    """``settle_readings``: agreeing unoccluded readings needed (1 when the capture loop has already waited for
-    stillness); ``commit``: ``settle`` or ``clock``; ``resolve``: how sure is sure; ``rotations``: look for a board
-    turned on the table."""
-
-    settle_readings: int = 3
-    commit: str = "settle"
-    resolve: ResolvePolicy = field(default_factory=ResolvePolicy)
-    rotations: bool = True
-    wants_every_frame: bool = False
-    stills: bool = False               # every frame is a turn of its own: a clock press comes with it (given all)
-    unsure_squares: int = 6            # this many squares read below ``unsure_below`` count as something over the
-    unsure_below: float = 0.5          # board (a hand the reader did not flag): no settle; 0 = never
-    occlusion_blocks: bool = True      # an occluded square stops the settle (False: it only counts as unchanged)
-    correct_above: float = 0.95        # a committed tile (not of the last play) read as another letter this surely …
-    correct_after: int = 2             # … on this many settled boards in a row was misread when committed; 0 = never
-    # A committed tile (not of the last play) read bare as surely on this many settled boards in a row was a bare
-    # square misread as a tile: it is taken out (a "correct" to "."), so the game does not stall on a tile
-    # "missing" from then on. 0 = never, on live video: a tile lifted and held, or slid a square aside, reads bare
-    # for as long as the players take. Photos one a turn (``for_stills``): two turns without it.
-    remove_after: int = 0
-    # The reader learns the board from the committed tiles at each settle. Off by default: on the five Romanian
-    # games (`tilecam bench stills`, a model that never saw that board) it gave 70/100 moves right against 82
-    # without (the shipped recipe, A13j; 62 against 63 with an older one) — a misread tile, once committed, is
-    # learnt too — and ~50 ms more a settle. Learning from labelled moves does help (`tilecam bench adapt`: 1.19 %
-    # → 0.33 % squares wrong after move 10): what is missing is moves known right.
-    learn: bool = False
-
-    @classmethod
-    def for_stills(cls, rack_size: int = 7, **changes: Any) -> "TrackerConfig":
-        """One photo per turn, each already a settled board (a clock-button rig): every photo is looked at as it is;
-        an occluded square in one (a glare) is taken as unchanged, and so are up to two committed tiles read empty
-        away from the new ones (waiting for a later photo to show them again would stall the game), and one read bare
-        on two photos in a row is taken out (``remove_after``)."""
-        base = {"settle_readings": 1, "commit": "clock", "unsure_squares": 0, "occlusion_blocks": False, "stills": True,
-                "resolve": ResolvePolicy(tolerate_missing=2, rack_size=rack_size), "remove_after": 2}
-        return cls(**{**base, **changes})
-
-    def __post_init__(self) -> None:
-        if self.commit not in COMMIT_POLICIES:
-            raise TrackerError(f"unknown commit policy {self.commit!r}; one of {', '.join(COMMIT_POLICIES)}")
-        if self.settle_readings < 1:
-            raise TrackerError("settle_readings must be at least 1")
-
-
-@dataclass
-class TrackerStats:
-    """Counters and timings (seconds) for the benchmark and the device panel."""
-
-    frames: int = 0
-    occluded: int = 0                  # frames with something over the board (not settled)
-    unreadable: int = 0                # frames the reader found no board in
-    unreadable_why: dict[str, int] = field(default_factory=dict)   # … by the reader's reason
-    kept: int = 0                      # squares read as covered, not a hand, that kept their belief
-    changed: list[int] = field(default_factory=list)         # per image: squares whose pixels changed (read anew)
-    settles: int = 0
-    commits: int = 0
-    disturbed: int = 0
-    turns: int = 0                     # times the board was seen turned on the table
-    unreachable: int = 0               # settles that left out tiles read where no play could reach (moves.reach)
-    read_s: list[float] = field(default_factory=list)        # image -> reading, per frame
-    track_s: list[float] = field(default_factory=list)       # reading -> events, per frame
-    commit_s: list[float] = field(default_factory=list)      # settled reading -> committed events
-    latency_s: list[float] = field(default_factory=list)     # settling frame in -> its events out (read included)
-    frame_s: list[float] = field(default_factory=list)       # every frame in -> out (gate, read, track)
-    # per committed play (or amendment): its new squares and the side of the board its hand was told to come from
-    # (None: not told, or two players' hands in the change)
-    sides: list[tuple[tuple[tuple[int, int], ...], int | None]] = field(default_factory=list)
-
 
 class MoveTracker:
     """Board-state tracker over a frame/reading stream (see the module doc). ``layout``: the game's board (a
@@ -190,11 +114,9 @@ class MoveTracker:
         self._last_side: int | None = None  # the side the last play's hand came from (None: not seen, or a turn
                                             # has passed since: a clock press, a pass, an exchange)
         self._last_play_t: float | None = None  # when the last play was committed (None: a turn has passed since)
-        self._misread: dict[tuple[int, int], tuple[str, int]] = {}   # square -> (letter read since, settles seen)
         self.blanks = BlankMemory()        # bare squares that read as blanks, blanks that read bare (.blanks)
-        self._doubted: set[tuple[int, int]] = set()  # committed tiles whose letter the model gave under DOUBTED
-        self._unclear: frozenset[tuple[int, int]] | None = None   # the new squares of the last board left unclear
-        self._went_on = False              # tiles were put down since a board was left unclear (see _decide)
+        self.corrections = Corrections()   # what settled boards said of the committed tiles since
+        self.unclear = UnclearBoard()      # the last board left unclear, and whether the players went on past it
         self._strays: frozenset[tuple[int, int]] = frozenset()   # read as tiles no play can reach, left out when the
                                                                  # board was last decided (moves.reach)
         self.turns_seen: list[tuple[float, BoardTurn]] = []   # (t, turn): the board turned on the table, no move
@@ -226,10 +148,10 @@ class MoveTracker:
             return
         self.board = board
         self.last_play = None   # whatever the last play now is, the camera did not see it made
-        self._misread = {}      # letters read against the old board count for nothing now
         self.blanks.forget()
-        self._doubted = set()
-        self._unclear, self._went_on, self._strays = None, False, frozenset()
+        self.corrections.forget()      # letters read against the old board count for nothing now
+        self.unclear.decided()
+        self._strays = frozenset()
         # The board the camera last saw settled is not looked at again: after an undo or a refused play the tiles
         # are usually still down, and re-reading them would undo the players' decision. The next change counts.
 
@@ -414,7 +336,8 @@ class MoveTracker:
             return []
         self._learn_board()
         reading = self.blanks.apply(reading, self.board, self.last_play)
-        events: list[DetectedEvent] = self._corrections(reading, t)    # first: the play is judged on them
+        # first: the play is judged on them
+        events = self.corrections.found(self.board, reading, self.last_play, self.tileset, self.config, t)
         result, side = self._decide(reading, clock is not None)
         if result.kind == "play" and self.config.rotations and next(iter(self.board.tiles()), None) is None:
             reading, result = self._first_play_turn(reading, result)
@@ -466,11 +389,9 @@ class MoveTracker:
                 if e.kind in ("play", "amend") and e.placement is not None:
                     self.stats.sides.append((tuple((r, c) for r, c, _ in e.placement.new_tiles()),
                                              side if one_hand else None))
-                    for r, c, tile in e.placement.new_tiles():
-                        p = reading.probability(r, c, BLANK if tile.is_blank else tile.letter)
-                        (self._doubted.add if p < DOUBTED else self._doubted.discard)((r, c))
+                    self.corrections.committed(e.placement, reading)
                     self.blanks.committed(e.placement, reading)
-            self._doubted &= {(r, c) for r, c, _ in self.board.tiles()}    # a withdrawn tile's square is free
+            self.corrections.keep_to(self.board)
             self.status = "committed " + "; ".join(str(e) for e in events)
         if result.unreachable:
             self.status += f" ({_unreachable_note(result.unreachable)})"
@@ -501,14 +422,12 @@ class MoveTracker:
 
         result = once(False)
         if result.kind != "unclear":
-            self._unclear, self._went_on = None, False
+            self.unclear.decided()
             return result, side
         # the tiles within reach (a stray read on and off is no tile taken away), or all when none is
         new = frozenset(added) - set(unreachable(self.board, added)) or frozenset(added)
-        previous, self._unclear = self._unclear, new
-        self._went_on = self._went_on or pressed or (previous is not None and new > previous
-                                                     and not _word_still_going_down(previous, new - previous))
-        if self._went_on:
+        previous = self.unclear.left_unclear(new, pressed)
+        if self.unclear.went_on:
             again = once(True)
             if again.kind == "unclear" and previous is not None and previous < new:
                 # more plays than one change holds: the board they went on past first, then what came since
@@ -516,7 +435,7 @@ class MoveTracker:
                                           self.config.resolve, self.first_changes.squares(self.rotation),
                                           one_player=one_player, strays=self._strays) or again
             if again.kind != "unclear":
-                self._unclear, self._went_on = None, False
+                self.unclear.decided()
                 log.info("the players went on past an unclear board: a gap may hold a blank read bare, a tile "
                          "out of reach is left out")
                 return again, side
@@ -542,51 +461,6 @@ class MoveTracker:
         learn = getattr(self._reader, "learn", None)
         if self.config.learn and learn is not None and next(iter(self.board.tiles()), None) is not None:
             learn(self._committed_reading().grid)
-
-    def _corrections(self, reading: Reading, t: float) -> list[DetectedEvent]:
-        """Committed tiles that settled boards since have shown clearly as another letter, or as a bare square,
-        ``correct_after`` times in a row: the letter was misread when its play was committed (the light or the
-        hand's shadow then), or the square was bare and read as a tile, and a later read of the same still square
-        is the better one. The last play's tiles are left to ``interpret`` (a
-        changed letter there may be a new tile on a square just vacated)."""
-        cfg = self.config
-        if cfg.correct_after <= 0:
-            return []
-        last = {(r, c) for r, c, _ in self.last_play.new_tiles()} if self.last_play is not None else set()
-        seen: dict[tuple[int, int], tuple[str, int]] = {}
-        events: list[DetectedEvent] = []
-        for r, c, tile in self.board.tiles():
-            label = reading.grid[r][c]
-            # a blank read clearly as a letter was a letter misread bare (a blank has nothing printed to read)
-            same = label == tile.letter and not tile.is_blank
-            # A letter the model hardly believed when it was committed (V at 0.2) is put right by the first board
-            # that reads it clearly, also in the last play: before the next play is judged with the wrong count.
-            doubted = (r, c) in self._doubted
-            if (((r, c) in last and not doubted) or label in (OCCLUDED, BLANK) or same
-                    or reading.confidence[r, c] < cfg.correct_above or (label == EMPTY and cfg.remove_after <= 0)):
-                continue
-            before, count = self._misread.get((r, c), ("", 0))
-            count = count + 1 if before == label else 1
-            if count < (cfg.remove_after if label == EMPTY else 1 if doubted else cfg.correct_after):
-                seen[(r, c)] = (label, count)
-                continue
-            if (label != EMPTY and label in self.tileset.letters
-                    and self.board.count(label) >= self.tileset.count(label)):
-                # the set's every tile of that letter is on the board already: one of them is the misread one, and
-                # the game would refuse this correction; the square is left as committed (the players can correct it)
-                log.info("%s reads %s, but every %s of the set is on the board: not corrected", square_name(r, c),
-                         label, label)
-                continue
-            # read bare as clearly, as often: the square was bare and misread as a tile when its play was committed
-            # (the game would otherwise stall on a tile "missing" from then on); read as another letter: misread
-            self.board[r, c] = None if label == EMPTY else Tile(label)
-            self._doubted.discard((r, c))
-            was = "a blank" if tile.is_blank else tile.letter
-            since = "bare" if label == EMPTY else label
-            events.append(DetectedEvent("correct", t=t, square=(r, c), letter=label,
-                                        note=f"{square_name(r, c)} was committed as {was} and has read {since} since"))
-        self._misread = seen
-        return events
 
     def _withdraw(self, result: Interpretation, t: float) -> DetectedEvent:
         withdrawn = result.withdrawn
@@ -649,14 +523,10 @@ class MoveTracker:
             self.rotation = (self.rotation + k) % 4
 
     def _first_play_turn(self, reading: Reading, result: Interpretation) -> tuple[Reading, Interpretation]:
-        """The game's first play decided in each of the board's four turns. Which edge is row 1 was told from the
-        look of a few tiles (``orient.upright_turn``: N, I, O, S, Z, H and X look alike upside down); the first
-        play is the last chance to tell it before every later play is read by it, and the decision weighs the
-        words too (DJINN read upside down is NNITG, a phony). A turn whose decision is more probable by
-        ``FIRST_PLAY_TURN_MARGIN`` (log-probability) is taken; otherwise the reader's stands. Where another turn
-        makes another play about as probable (within the margin), the board is left unclear until the next
-        play is down (the two are then decided together, in each turn). Only for a vision reader that told the turn
-        from the tiles itself (its ``rotation_given`` false), read again in each turn."""
+        """The game's first play decided in each of the board's four turns (:mod:`.first_play`): the turn its
+        decision chooses is read from now on, or the board is left unclear until the next play tells row 1. Only for
+        a vision reader that told the turn from the tiles itself (its ``rotation_given`` false), read again in each
+        turn."""
         if getattr(self._reader, "rotation_given", True):
             return reading, result          # a reading stream, or row 1 set by the calibration: not the tiles' to tell
         readings, raws = self._read_turned(reading)
@@ -673,19 +543,10 @@ class MoveTracker:
         others = [decided(k) for k in range(4)]
         if others[0].kind != "play":
             others[0] = result
-        score = _on_the_same_squares(self.board, readings, others, self.config.resolve.clear,
-                                     self.first_changes.squares(self.rotation))
-        best, best_k = others[0], 0
-        for k in (1, 2, 3):
-            other = others[k]
-            if other.kind == "play" and score[k] > score[best_k] + (FIRST_PLAY_TURN_MARGIN if best_k == 0 else 0):
-                best, best_k = other, k
-        rivals = [o for k, o in enumerate(others) if k != best_k and o.kind == "play" and not best.earlier
-                  and score[k] > score[best_k] - FIRST_PLAY_TURN_MARGIN and _plays(o) != _plays(best)]
-        if rivals:
-            return reading, Interpretation(
-                "unclear", reason=f"row 1 not told yet: the first play reads {_plays(best)} one way, "
-                                  f"{_plays(rivals[0])} another; waiting for the next play")
+        best_k, best = first_play.best_turn(self.board, readings, others, self.config.resolve.clear,
+                                            self.first_changes.squares(self.rotation))
+        if best.kind == "unclear":
+            return reading, best
         if best_k:
             log.info("the first play reads %s turned %d quarter turns (log-probability %.1f against %.1f): the "
                      "board is read so from now on", best.candidate.placement if best.candidate else "?", best_k,
@@ -707,61 +568,6 @@ class MoveTracker:
     def set_named_blank(self, row: int, col: int, letter: str) -> None:
         """The players named a blank (the web's answer): the committed board follows."""
         self.board[row, col] = Tile(letter.upper(), True)
-
-
-def _on_the_same_squares(board: Board, readings: Sequence[Reading], decisions: Sequence[Interpretation],
-                         clear: float, changed: Iterable[tuple[int, int]]) -> list[float]:
-    """Each turn's decision's score (``readings[k]``: the board read turned ``k`` quarter turns, as ``np.rot90``)
-    judged on the same squares. A square whose pixels changed since the board was last decided (``changed``, in turn
-    0's squares) and that some turn reads as a new tile is a tile: a letter lying sideways may read surely bare (the
-    model learnt letters upright), a bare square reads bare whichever way it is turned. A turn that reads it bare
-    pays the probability that it is bare where it reads most surely a tile. Without it, a turn that read most of a
-    change bare made a short play of the rest, more probable alone than two plays read in the right turn (seed 24003:
-    LOB and a paused MEGARAD read a quarter turn round as SFS, and the game read in that turn, 0/25). A glare lying
-    still that one turn reads as blanks did not change in pixels: it costs no turn (seed 21800). Squares no play can
-    reach are left out, as in each turn's decision (``clear``: as ``diff_board``'s)."""
-    n = board.size
-    tiles, bare = [], []
-    for k, reading in enumerate(readings):
-        added = diff_board(board, reading, clear).added
-        strays = set(unreachable(board, added))
-        mask = np.zeros((n, n), bool)
-        for r, c in added:
-            mask[r, c] = (r, c) not in strays
-        probs = np.array([[reading.probability(r, c, EMPTY) for c in range(n)] for r in range(n)])
-        tiles.append(np.rot90(mask, -k))          # in turn 0's squares
-        bare.append(np.rot90(probs, -k))
-    moved = np.zeros((n, n), bool)
-    for r, c in changed:
-        moved[r, c] = True
-    anywhere = np.logical_or.reduce(tiles) & moved
-    least_bare = np.maximum(np.minimum.reduce(bare), 1e-9)
-    return [decision.score + float(np.log(least_bare[anywhere & ~tiles[k]]).sum())
-            for k, decision in enumerate(decisions)]
-
-
-def _word_still_going_down(unclear: Iterable[tuple[int, int]], since: Iterable[tuple[int, int]]) -> bool:
-    """The tiles put down ``since`` a board was left ``unclear`` all lie in the one line its new tiles lie in, in its
-    gaps or at its ends: its word still going down after a pause, not the players going on past it (a gap is then
-    a square still to be filled, not a tile read bare).
-
-    >>> _word_still_going_down([(0, 8), (0, 10), (0, 12)], [(0, 11)])          # into a gap
-    True
-    >>> _word_still_going_down([(0, 8), (0, 10), (0, 12)], [(0, 13), (1, 13)])  # another line: a play
-    False
-    """
-    unclear, since = list(unclear), list(since)
-    for axis in (0, 1):
-        line = {square[axis] for square in unclear}
-        if len(line) == 1 and all(square[axis] in line for square in since):
-            along = [square[1 - axis] for square in unclear]
-            return all(min(along) - 1 <= square[1 - axis] <= max(along) + 1 for square in since)
-    return False
-
-
-def _plays(result: Interpretation) -> str:
-    """The plays a decision makes, as written (to tell two decisions of the same board apart)."""
-    return ", ".join(str(c.placement) for c in (*result.earlier, result.candidate) if c is not None)
 
 
 def _unreachable_note(squares: Sequence[tuple[int, int]]) -> str:
@@ -787,35 +593,6 @@ class _Unreadable:
     error: BaseException
 
 
-DOUBTED = 0.5             # a tile committed with its letter's probability under this is corrected on one clear read
-
-def board_layout(layout: Layout | str | None, board_rows: Sequence[str] | None = None) -> Layout:
-    """The layout of the tracker's board: ``layout`` itself or loaded by name; None: the layout the locator reads
-    a board of ``board_rows``' size with (``locate.LAYOUT_OF_SIZE``; the classic board without rows). Another
-    15x15 layout than the classic one differs only in premiums, which the tracker does not score (the game does).
-    Raises ``TrackerError`` for rows of a size no board has."""
-    from tilecam.vision.locate import LAYOUT_OF_SIZE
-
-    if isinstance(layout, Layout):
-        return layout
-    if layout is not None:
-        return Layout.load(layout)
-    size = 15 if board_rows is None else len(board_rows)
-    if size not in LAYOUT_OF_SIZE:
-        raise TrackerError(f"a {size}x{size} board: no layout of that size ({', '.join(map(str, LAYOUT_OF_SIZE))})")
-    return Layout.load(LAYOUT_OF_SIZE[size])
-
-
-def device_config(*, stills: bool = False, commit: str | None = None, rack_size: int = 7) -> TrackerConfig:
-    """The one tracker configuration of the device, ``tilecam replay`` and ``tilecam bench moves``: fed by the
-    capture loop, which has waited for the board to be still, so one reading is a settled board; ``stills``: one
-    photo per turn (a clock-button rig), each looked at as it is. ``rack_size``: the rules' (9 in the nine-tile
-    variant); ``commit``: ``settle``, or ``clock`` (tournament style; the default for stills)."""
-    if stills:
-        return TrackerConfig.for_stills(rack_size, commit=commit or "clock")
-    return TrackerConfig(settle_readings=1, commit=commit or "settle", resolve=ResolvePolicy(rack_size=rack_size))
-
-
 def make_tracker(board_rows: Sequence[str], tileset: str, *, lexicon: Any = None, stills: bool = False,
                  commit: str | None = None, rack_size: int = 7, reader: Reader | None = None,
                  layout: Layout | str | None = None) -> MoveTracker:
@@ -825,3 +602,7 @@ def make_tracker(board_rows: Sequence[str], tileset: str, *, lexicon: Any = None
     game's size; ``layout``: the game's (None: told from the rows' size, :func:`board_layout`)."""
     config = device_config(stills=stills, commit=commit, rack_size=rack_size)
     return MoveTracker(tileset, lexicon=lexicon, reader=reader, board_rows=board_rows, config=config, layout=layout)
+
+
+# TrackerConfig and TrackerStats are the tracker's own types, defined with its configuration (.config)
+__all__ = ["MoveTracker", "TrackerConfig", "TrackerStats", "GOING_ON_S", "make_tracker"]
