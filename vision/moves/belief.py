@@ -121,7 +121,7 @@ class BoardMemory:
 class FirstChanges:
     """When each square free on the committed board first changed in pixels with a tile read on it (not under a
     hand) since the tracker last decided what the board shows: the evidence of which of two plays made in one
-    change went down first (:func:`~tilecam.vision.moves.decide.seen_order`). Cheap: each look already knows
+    change went down first (:func:`~tilecam.vision.moves.order.seen_order`). Cheap: each look already knows
     which squares changed. Times are the frames' (seconds); a square under a hand is first seen when it leaves."""
 
     def __init__(self) -> None:

@@ -12,9 +12,9 @@ candidate. The highest score wins; when no candidate is left, the board is ``unc
 
 Two plays in one change (a turn made before the last was committed) are ordered by the frames where they tell: each
 new square's pixels first changed at some time since the board was last decided (the tracker records it), and the
-play whose squares changed clearly earlier (:func:`seen_order`) was put down first; where the rules allow both
+play whose squares changed clearly earlier (:func:`.order.seen_order`) was put down first; where the rules allow both
 orders, the other costs ``log(seen_order_odds)``, and so does a tile given to the play it was not seen going down
-with (:func:`went_with_the_other`). Where the frames do not tell (both plays first seen in one frame),
+with (:func:`.order.went_with_the_other`). Where the frames do not tell (both plays first seen in one frame),
 the order is the search's default (the larger play first) and the note says it is a guess.
 
 A hand reaches in from its player's side of the board (:mod:`.hands`; the capture loop's motion shows it). New tiles
@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import statistics
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -54,6 +53,7 @@ from tilecam.engine.legality import check
 from tilecam.engine.move import Placement
 from tilecam.engine.tiles import TileSet
 from tilecam.vision.moves.letters import best_letters, candidates, word_templates
+from tilecam.vision.moves.order import seen_order, went_with_the_other
 from tilecam.vision.moves.reach import in_line_with, unreachable
 from tilecam.vision.moves.reading import BLANK, Reading
 from tilecam.vision.moves.resolve import Candidate, NotAMove, unseen_tiles, word_is_valid
@@ -83,7 +83,7 @@ class Weights:
     blank_phony_odds: float = 100.0
     #: One settled change is one play this many times as often as two (a turn made before the last was seen).
     two_plays_odds: float = 20.0
-    #: Two plays in one change went down in the order the frames show (:func:`seen_order`) this many times as often
+    #: Two plays in one change went down in the order the frames show (:func:`.order.seen_order`) this many times as often
     #: as the other way round: the other way needs the earlier play's tiles hidden (under the next player's hand)
     #: until the later play was down.
     seen_order_odds: float = 50.0
@@ -152,7 +152,7 @@ class Interpretation:
 class _Layout:
     """How a tile set was laid: ``plays`` in turn (squares each; ``fixed`` tiles are the last play's, kept as
     committed), on ``board``, with the log prior of that kind of event (and of the order the frames showed);
-    ``seen``: two plays' order as the frames showed it (:func:`seen_order`); ``went_on``: an amended play's player
+    ``seen``: two plays' order as the frames showed it (:func:`.order.seen_order`); ``went_on``: an amended play's player
     went on after a pause (the same side's hand put the rest down)."""
 
     kind: str
@@ -345,59 +345,6 @@ def _layouts(board: Board, tiles: Sequence[Square], last_play: Placement | None,
                     prior = -math.log(w.amend_odds)
                 out.append(_Layout("amend", plays, before, prior, fixed, went_on=went_on))
     return out
-
-
-def seen_order(plays: Sequence[Sequence[Square]], first_changed: Mapping[Square, float], margin_s: float) -> int:
-    """Which of two plays the frames show down first: 1 the first of ``plays`` (the median of its squares' first
-    changes ``margin_s`` or more before the second's), -1 the second, 0 the frames do not tell (closer than that,
-    or a play none of whose squares was seen changing).
-
-    >>> seen_order([[(7, 10)], [(8, 7), (9, 7)]], {(7, 10): 3.0, (8, 7): 5.0, (9, 7): 6.0}, 0.5)
-    1
-    >>> seen_order([[(8, 7), (9, 7)], [(7, 10)]], {(7, 10): 3.0, (8, 7): 3.0, (9, 7): 3.2}, 0.5)
-    0
-    """
-    medians = _median_first_changes(plays, first_changed)
-    if medians is None:
-        return 0
-    gap = medians[1] - medians[0]
-    return 0 if abs(gap) < margin_s else 1 if gap > 0 else -1
-
-
-def went_with_the_other(plays: Sequence[Sequence[Square]], first_changed: Mapping[Square, float],
-                        margin_s: float) -> bool:
-    """Whether a tile of one of two plays first changed ``margin_s`` or more from its play's median first change and
-    within it of the other play's: the frames show it put down with the other play (LOB, then MEGARAD's M, E and the
-    G beside LOB's L: the G is MEGARAD's, not GLOB's).
-
-    >>> went_with_the_other([[(7, 5), (7, 6), (7, 7), (7, 8)], [(5, 5), (6, 5)]],
-    ...                     {(7, 5): 5.3, (7, 6): 3.2, (7, 7): 3.2, (7, 8): 3.2, (5, 5): 5.3, (6, 5): 5.3}, 0.5)
-    True
-    >>> went_with_the_other([[(7, 6), (7, 7), (7, 8)], [(5, 5), (6, 5), (7, 5)]],
-    ...                     {(7, 5): 5.3, (7, 6): 3.2, (7, 7): 3.2, (7, 8): 3.2, (5, 5): 5.3, (6, 5): 5.3}, 0.5)
-    False
-    """
-    medians = _median_first_changes(plays, first_changed)
-    if medians is None:
-        return False
-    for own, other, squares in ((medians[0], medians[1], plays[0]), (medians[1], medians[0], plays[1])):
-        for s in squares:
-            t = first_changed.get(s)
-            if t is not None and abs(t - own) >= margin_s and abs(t - other) < margin_s:
-                return True
-    return False
-
-
-def _median_first_changes(plays: Sequence[Sequence[Square]], first_changed: Mapping[Square, float]
-                          ) -> list[float] | None:
-    """Each play's median first change of its squares; None where a play has no square seen changing."""
-    medians = []
-    for squares in plays:
-        times = [first_changed[s] for s in squares if s in first_changed]
-        if not times:
-            return None
-        medians.append(statistics.median(times))
-    return medians
 
 
 def _parts(board: Board, cells: Sequence[Square]) -> list[frozenset[Square]]:
