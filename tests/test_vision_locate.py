@@ -101,7 +101,8 @@ def _moved(corners: np.ndarray, grid_points: np.ndarray) -> np.ndarray:
 
 
 def test_line_refinement_takes_out_a_turn_and_a_shear_the_outline_left():
-    from tilecam.vision.locate import LocateConfig, _refine_grid
+    from tilecam.vision.lattice import refine_grid
+    from tilecam.vision.locate import LocateConfig
 
     from tilecam.models import synth
     render = synth.render_board(None, seed=900_010, styles=synth.HELDOUT_STYLES)
@@ -112,7 +113,7 @@ def test_line_refinement_takes_out_a_turn_and_a_shear_the_outline_left():
     assert _grid_error(off, truth) > 0.3
     refined = off
     for _ in range(2):
-        refined = _refine_grid(gray, refined, LocateConfig())
+        refined = refine_grid(gray, refined, LocateConfig())
     assert _grid_error(refined, truth) < 0.1
 
 
@@ -218,15 +219,15 @@ def test_a_white_board_with_an_arm_across_it_is_put_right_by_the_layout_search(s
     render = synth.render_board(None, seed=seed, styles=synth.HELDOUT_STYLES)
     truth = np.asarray(render.corners, np.float32)
     assert _grid_error(np.asarray(locate_board(render.image).corners, np.float32), truth) < 0.1
-    monkeypatch.setattr(locate, "_rescue_by_layout", lambda *args: None)     # without it: where the lattice put it
-    monkeypatch.setattr(locate, "_premium_outlines", lambda image, cfg: [])  # (the premiums' hull finds 902212 too)
-    monkeypatch.setattr(locate, "lattice_outlines", lambda gray, size: [])   # (and the grid's own lines both)
+    monkeypatch.setattr(locate, "rescue_by_layout", lambda *args: None)      # without it: where the lattice put it
+    monkeypatch.setattr(locate, "premium_outlines", lambda image, cfg: [])   # (the premiums' hull finds 902212 too)
+    monkeypatch.setattr(locate, "gridline_outlines", lambda gray, cfg: [])   # (and the grid's own lines both)
     assert _grid_error(np.asarray(locate_board(render.image).corners, np.float32), truth) > 1.0
 
 
-@pytest.mark.parametrize("seed, outlines", [(901_687, "_saturation_outlines"), (901_926, "_saturation_outlines"),
-                                            (900_798, "_premium_outlines"), (903_290, "_premium_outlines"),
-                                            (903_569, "_premium_outlines")])
+@pytest.mark.parametrize("seed, outlines", [(901_687, "saturation_outlines"), (901_926, "saturation_outlines"),
+                                            (900_798, "premium_outlines"), (903_290, "premium_outlines"),
+                                            (903_569, "premium_outlines")])
 def test_a_white_board_on_a_pale_table_is_outlined_by_its_colours(seed, outlines, monkeypatch,
                                                                   tiles_drawn_flat):
     """Held-out renders of the white Hasbro board, where no outline in the frame's brightness holds the grid (not
@@ -239,9 +240,9 @@ def test_a_white_board_on_a_pale_table_is_outlined_by_its_colours(seed, outlines
     truth = np.asarray(render.corners, np.float32)
     assert _grid_error(np.asarray(locate_board(render.image).corners, np.float32), truth) < 0.1
     monkeypatch.setattr(locate, outlines, lambda image, cfg: [])
-    monkeypatch.setattr(locate, "lattice_outlines", lambda gray, size: [])   # (the grid's own lines find them too)
-    if outlines == "_saturation_outlines":    # (the hull of premiums apart in colour finds them as well)
-        monkeypatch.setattr(locate, "_premium_outlines", lambda image, cfg: [])
+    monkeypatch.setattr(locate, "gridline_outlines", lambda gray, cfg: [])   # (the grid's own lines find them too)
+    if outlines == "saturation_outlines":     # (the hull of premiums apart in colour finds them as well)
+        monkeypatch.setattr(locate, "premium_outlines", lambda image, cfg: [])
     try:
         assert _grid_error(np.asarray(locate_board(render.image).corners, np.float32), truth) > 1.0
     except BoardNotFound:
@@ -288,11 +289,11 @@ def test_the_whole_frame_is_tried_when_other_outlines_crowd_it_out(monkeypatch):
     h, w = image.shape[:2]
     pieces = [np.array([[a, b], [c, b], [c, d], [a, d]], np.float32)
               for a, b, c, d in ((0, 0, 0.6 * w, h - 1), (0, 0, w - 1, 0.55 * h), (0.3 * w, 0.3 * h, w - 1, h - 1))]
-    monkeypatch.setattr(locate, "_outline_candidates", lambda gray, cfg: pieces)
-    for outlines in ("_line_outlines", "_saturation_outlines", "_premium_outlines", "lattice_outlines"):
+    monkeypatch.setattr(locate, "outline_candidates", lambda gray, cfg: pieces)
+    for outlines in ("line_outlines", "saturation_outlines", "premium_outlines", "gridline_outlines"):
         monkeypatch.setattr(locate, outlines, lambda *args: [])
     assert _grid_error(np.asarray(locate_board(image).corners, np.float32), truth) < 0.1
-    monkeypatch.setattr(locate, "_frame_outline", lambda gray: pieces[0])     # no frame to fall back on: no board
+    monkeypatch.setattr(locate, "frame_outline", lambda gray: pieces[0])      # no frame to fall back on: no board
     with pytest.raises(BoardNotFound):
         locate_board(image)
 
@@ -304,15 +305,15 @@ def test_a_grid_taken_on_the_layout_alone_must_lie_inside_the_frame_or_have_its_
     border among them) follow the layout better, with no premium on its cells. It is refused, and the small-board
     pass finds the board; taken, it would have stood in for the board (its lattice score is above the minimum)."""
     from tilecam.models.bench_small import boards_of
-    from tilecam.vision import locate
+    from tilecam.vision import layoutcheck, locate
 
     _, travel, _ = boards_of(950_031, (2304, 1296))
     image, truth = np.asarray(travel.image), np.asarray(travel.corners, np.float32)
-    assert locate._inside_frame(truth, image.shape, 15)
-    assert not locate._inside_frame(truth + (0, 540), image.shape, 15)      # its bottom squares below the frame
+    assert layoutcheck._inside_frame(truth, image.shape, 15)
+    assert not layoutcheck._inside_frame(truth + (0, 540), image.shape, 15)  # its bottom squares below the frame
     assert _grid_error(np.asarray(locate_board(image).corners, np.float32), truth) < 0.1
-    monkeypatch.setattr(locate, "_inside_frame", lambda *args: True)
-    monkeypatch.setattr(locate, "lattice_outlines", lambda gray, size: [])   # (its lines would find it first)
+    monkeypatch.setattr(layoutcheck, "_inside_frame", lambda *args: True)
+    monkeypatch.setattr(locate, "gridline_outlines", lambda gray, cfg: [])   # (its lines would find it first)
     past = np.asarray(locate_board(image).corners, np.float32)
     assert _grid_error(past, truth) > 5 and not (past >= 0).all()
 
@@ -321,30 +322,32 @@ def test_the_premium_hull_leaves_out_racks_of_tiles(monkeypatch):
     """Render 903290 has racks of wooden tiles beside the board, as saturated as its premium squares and their
     size; the ink of their letters tells them apart. Without that test the hull reaches out to a rack."""
     import tilecam.vision.premiums as premiums
-    from tilecam.vision.locate import LocateConfig, _premium_outlines
+    from tilecam.vision.locate import LocateConfig
+    from tilecam.vision.outlines import premium_outlines
 
     from tilecam.models import synth
     render = synth.render_board(None, seed=903_290, styles=synth.HELDOUT_STYLES)
     truth = np.asarray(render.corners, np.float32)
-    assert _grid_error(_premium_outlines(render.image, LocateConfig())[0], truth) < 0.5
+    assert _grid_error(premium_outlines(render.image, LocateConfig())[0], truth) < 0.5
     monkeypatch.setattr(premiums, "BLOB_INK", 1.01)
-    assert _grid_error(_premium_outlines(render.image, LocateConfig())[0], truth) > 2.0
+    assert _grid_error(premium_outlines(render.image, LocateConfig())[0], truth) > 2.0
 
 
 def test_coloured_squares_off_the_layout_are_no_board_by_their_hull(monkeypatch):
     """Saturated squares scattered on a white page make a hull, but no grid on which the premiums sit on their
     cells: the premium pass alone (the outline passes silenced) finds no board."""
     import tilecam.vision.locate as locate
+    from tilecam.vision.outlines import premium_outlines
 
-    monkeypatch.setattr(locate, "_outline_candidates", lambda gray, cfg: [])
-    monkeypatch.setattr(locate, "_saturation_outlines", lambda image, cfg: [])
+    monkeypatch.setattr(locate, "outline_candidates", lambda gray, cfg: [])
+    monkeypatch.setattr(locate, "saturation_outlines", lambda image, cfg: [])
     rng = np.random.default_rng(4)
     page = np.full((720, 960, 3), 245, np.uint8)
     for _ in range(40):
         x, y = rng.integers(150, 780), rng.integers(100, 600)
         colour = [int(v) for v in rng.choice([[60, 80, 220], [200, 120, 40], [70, 180, 60], [40, 150, 240]])]
         cv2.rectangle(page, (int(x), int(y)), (int(x) + 22, int(y) + 22), colour, -1)
-    assert len(locate._premium_outlines(page, locate.LocateConfig())) >= 2      # a hull is there to try
+    assert len(premium_outlines(page, locate.LocateConfig())) >= 2      # a hull is there to try
     with pytest.raises(BoardNotFound):
         locate_board(page)
 
@@ -377,7 +380,7 @@ def test_the_layouts_colours_tell_a_grid_a_row_off_from_the_right_one(photos):
     """``layout_fit`` on a real game's photo (game03, 20 moves in): under the true grid the squares' colours follow
     the layout far above ``LAYOUT_DOUBT``; under the same grid a row or a column off they hardly do."""
     from tilecam.vision.layoutsearch import layout_fit
-    from tilecam.vision.locate import LAYOUT_BETTER, LAYOUT_DOUBT
+    from tilecam.vision.layoutcheck import LAYOUT_BETTER, LAYOUT_DOUBT
 
     image, truth, kinds = photos["game03/image-20.jpg"], scrabscrap_grid_corners(), premium_kinds(15)
     unit = np.array([[0, 0], [15, 0], [15, 15], [0, 15]], np.float32)
@@ -418,11 +421,12 @@ def test_a_coloured_boards_premiums_are_patches_apart_in_colour_whose_printed_wo
     """On a coloured board every square is saturated: as saturated patches the squares join into one, but as
     patches of a colour apart from their surroundings the premiums stand alone, and their printed words (holes in
     the patch) are not a tile's letter. Their hull outlines the board."""
-    from tilecam.vision.locate import LocateConfig, _downscaled
+    from tilecam.vision.locate import LocateConfig
+    from tilecam.vision.outlines import downscaled
     from tilecam.vision.premiums import box_ink, colour_apart_patches, hole_ink, premium_hull, saturated_patches
 
     image, corners = _coloured_board(turntable=False)
-    small, scale = _downscaled(image, LocateConfig())                 # as the locator looks for them
+    small, scale = downscaled(image, LocateConfig())                 # as the locator looks for them
     min_side = np.sqrt(0.08 * small.shape[0] * small.shape[1]) / 15
     assert premium_hull(small, min_side, saturated_patches(small), box_ink) is None
     hull = premium_hull(small, min_side, colour_apart_patches(small), hole_ink)
@@ -436,20 +440,21 @@ def test_a_coloured_boards_premiums_are_patches_apart_in_colour_whose_printed_wo
 def test_a_board_whose_edge_joins_a_turntable_is_outlined_by_its_frames_straight_lines():
     """The board's closed outline is lost in the disc it lies on (the hull of board and disc is the disc); the
     frame's four straight edges are still there and give its outline, and the board is found."""
-    import tilecam.vision.locate as locate
+    from tilecam.vision.locate import LocateConfig
+    from tilecam.vision.outlines import downscaled, line_outlines
 
     image, corners = _coloured_board(turntable=True)
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     frame = np.array([corners[0] - 14, corners[1] + (14, -14), corners[2] + 14, corners[3] + (-14, 14)])
-    cfg = locate.LocateConfig()
-    assert any(np.abs(quad - frame).max() < 6 for quad in locate._line_outlines(*locate._downscaled(gray, cfg), cfg))
+    cfg = LocateConfig()
+    assert any(np.abs(quad - frame).max() < 6 for quad in line_outlines(*downscaled(gray, cfg), cfg))
     assert _grid_error(np.asarray(locate_board(image).corners, np.float32), corners) < 0.1
 
 
 def test_a_long_straight_edge_outside_the_board_leaves_the_boards_own_edges_a_pair():
     """A rack lying straight below a board (a turntable around it: no closed outline) has the longest horizontal
     line of the frame; the board's bottom edge, inside it, is still tried with the board's top edge."""
-    from tilecam.vision.locate import _edge_pairs
+    from tilecam.vision.outlines import _edge_pairs
 
     rack, top, bottom = [0, 460, 500, 460], [0, 60, 500, 60], [0, 400, 500, 400]
     pairs = _edge_pairs(np.array([top, rack, bottom], np.float64), np.pi / 2, side=500)
@@ -470,7 +475,7 @@ def test_a_travel_board_in_the_pi_cameras_wide_frame_is_looked_for_when_no_board
     side = np.linalg.norm(np.asarray(travel.corners[1]) - np.asarray(travel.corners[0])) / 15
     assert min(np.abs(np.roll(found.corners, k, 0) - travel.corners).max() for k in range(4)) < 0.1 * side
     monkeypatch.setattr(locate, "SMALL_BOARD_FRACTION", 0.08)       # no second look: not found …
-    monkeypatch.setattr(locate, "lattice_outlines", lambda gray, size: [])   # (… but for the board's own lines)
+    monkeypatch.setattr(locate, "gridline_outlines", lambda gray, cfg: [])   # (… but for the board's own lines)
     with pytest.raises(BoardNotFound):
         locate_board(image)
 
@@ -493,7 +498,7 @@ MOULDED_GRID = [[72, 106], [320, 98], [352, 371], [65, 386]]
 def test_a_moulded_board_with_rounded_corners_and_bowed_sides_still_gives_an_outline():
     """The board's hull has no four straight sides: the four longest sides of the simplified hull do not meet as a
     quad, and the board gave no outline at all (no board found). Its four corners do, around its grid."""
-    from tilecam.vision.locate import _hull_to_quad
+    from tilecam.vision.outlines import _hull_to_quad
 
     quad = _hull_to_quad(np.array(MOULDED_HULL, np.int32).reshape(-1, 1, 2))
     assert quad is not None
@@ -505,7 +510,7 @@ def test_a_grid_with_premiums_near_their_cells_outnumbers_one_with_too_few_to_co
     """A strip over a rack (no premium on its cells) against the board's grid, whose premiums lie a little more
     than ``ON_CELLS`` from their cells' centres on average (a phone's lens): the premiums still tell which is the
     board; against a grid that has enough of its own, they do not decide here."""
-    from tilecam.vision.locate import ENOUGH_PREMIUMS, NEAR_CELLS, ON_CELLS, _premiums_outnumber
+    from tilecam.vision.layoutcheck import ENOUGH_PREMIUMS, NEAR_CELLS, ON_CELLS, premiums_outnumber
 
     board = np.array([[100, 100], [400, 100], [400, 400], [100, 400]], np.float32)
     strip = np.array([[200, 50], [260, 50], [260, 450], [200, 450]], np.float32)
@@ -521,6 +526,6 @@ def test_a_grid_with_premiums_near_their_cells_outnumbers_one_with_too_few_to_co
             return on_board[:few_on_strip], cells[:few_on_strip]
         return found
 
-    assert _premiums_outnumber(premiums(2), board, strip, 15)
-    assert not _premiums_outnumber(premiums(ENOUGH_PREMIUMS), board, strip, 15)
-    assert not _premiums_outnumber(None, board, strip, 15)
+    assert premiums_outnumber(premiums(2), board, strip, 15)
+    assert not premiums_outnumber(premiums(ENOUGH_PREMIUMS), board, strip, 15)
+    assert not premiums_outnumber(None, board, strip, 15)
