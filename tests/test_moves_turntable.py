@@ -130,6 +130,27 @@ def test_squares_no_play_can_reach_do_not_choose_the_first_plays_turn():
     assert set(chosen.unreachable) == {(1, 0), (12, 0)}
 
 
+def test_a_first_play_whose_turn_only_the_words_tell_against_its_letters_waits_for_the_next_play():
+    """LOB's O and B put down first, a pause (seed 25103, peter): read the reader's way OB, both letters surely, a
+    phony in ENABLE; upside down BO, a word, its B read 0.55. The words chose BO by more than the margin, and the
+    whole game was then read upside down (0/25). The letters say the other turn: row 1 is not told yet, and the
+    first play waits for the next one (then LOB)."""
+    from tilecam.vision.moves.interpret import interpret
+
+    tr = MoveTracker("english", lexicon=Lexicon.from_words(["BO", "LOB"]), config=TrackerConfig(settle_readings=1))
+    tr._reader = type("ToldByTiles", (), {"rotation_given": False})()
+    upright = Reading.from_rows(rows_with(("8H", "OB")))
+    upside = Reading.from_rows(rows_with(("8G", "BO")), uncertain={(7, 6): [("B", 0.55), ("E", 0.45)]})
+    readings = [upright, Reading.from_rows(EMPTY), upside, Reading.from_rows(EMPTY)]
+    tr._read_turned = lambda reading: (readings, ["picture read"] * 4)
+    taken = []
+    tr._read_from_now_on = lambda k, reading, raws: taken.append(k)
+    result = interpret(tr.board, upright, tr.tileset, tr.lexicon)
+    assert str(result.candidate.placement) == "8H OB" and result.candidate.phony
+    _, chosen = tr._first_play_turn(upright, result)
+    assert chosen.kind == "unclear" and chosen.reason.startswith("row 1 not told yet") and taken == []
+
+
 def test_every_turn_is_judged_on_the_same_squares_a_turn_that_reads_most_tiles_bare_pays_for_them():
     """LOB down first, then MEGARAD paused part-way (MEGAR, a phony as it stands), one change: the right turn reads
     two plays. Turned a quarter, three of GLOB's letters lying sideways read S F S and the other five tiles bare (as

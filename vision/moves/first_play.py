@@ -8,6 +8,7 @@ decides it there; :func:`best_turn` chooses among those decisions.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -21,29 +22,41 @@ from tilecam.vision.moves.reading import EMPTY, Reading
 #: much more probable (log-probability, nats): as ``orient.TURN_MARGIN``, so that a play reading alike both ways
 #: (NOON, SIS) keeps the reader's turn. Where another turn makes another play within this of the best (LOB upside
 #: down reads HOT as surely, both words), row 1 is not told yet: the first play waits for the next one, and the two
-#: are decided together in each turn (the second play's words tell).
+#: are decided together in each turn (the second play's words tell). So too where another turn's play reads its
+#: letters this much more surely than the best's and only the words chose the best (``letters_only``).
 FIRST_PLAY_TURN_MARGIN = 0.5
 
 
 def best_turn(board: Board, readings: Sequence[Reading], decisions: Sequence[Interpretation], clear: float,
-              changed: Iterable[tuple[int, int]]) -> tuple[int, Interpretation]:
+              changed: Iterable[tuple[int, int]], phony_odds: float) -> tuple[int, Interpretation]:
     """The turn of the board (quarter turns from the reader's, ``readings[k]`` the board so read) whose first play
     to take, and its decision (``decisions[k]``; turn 0's a play): another turn's when it is more probable by
     ``FIRST_PLAY_TURN_MARGIN`` judged on the same squares (:func:`on_the_same_squares`), else the reader's. Where
-    another turn makes another play about as probable (within the margin), ``(0, unclear)``: row 1 is not told yet,
-    and the first play waits for the next one (the two are then decided together, in each turn)."""
+    another turn makes another play about as probable (within the margin), or reads its letters more surely by the
+    margin where only the words (each the lexicon rejects costing ``phony_odds``) made the best more probable,
+    ``(0, unclear)``: row 1 is not told yet, and the first play waits for the next one (the two are then decided
+    together, in each turn)."""
     score = on_the_same_squares(board, readings, decisions, clear, changed)
+    letters = [s + letters_only(d, phony_odds) for s, d in zip(score, decisions)]
     best, best_k = decisions[0], 0
     for k in (1, 2, 3):
         other = decisions[k]
         if other.kind == "play" and score[k] > score[best_k] + (FIRST_PLAY_TURN_MARGIN if best_k == 0 else 0):
             best, best_k = other, k
     rivals = [o for k, o in enumerate(decisions) if k != best_k and o.kind == "play" and not best.earlier
-              and score[k] > score[best_k] - FIRST_PLAY_TURN_MARGIN and plays(o) != plays(best)]
+              and (score[k] > score[best_k] - FIRST_PLAY_TURN_MARGIN
+                   or letters[k] > letters[best_k] + FIRST_PLAY_TURN_MARGIN) and plays(o) != plays(best)]
     if rivals:
         return 0, Interpretation("unclear", reason=f"row 1 not told yet: the first play reads {plays(best)} one way, "
                                                    f"{plays(rivals[0])} another; waiting for the next play")
     return best_k, best
+
+
+def letters_only(decision: Interpretation, phony_odds: float) -> float:
+    """What the lexicon took off ``decision``'s score: ``log(phony_odds)`` for each word of its plays it rejects.
+    Added back, the score is the letters' alone (OB read upright, a phony in ENABLE, against BO upside down, its B
+    read 0.55: the words chose BO, the letters OB)."""
+    return math.log(phony_odds) * sum(len(c.phony) for c in (*decision.earlier, decision.candidate) if c is not None)
 
 
 def on_the_same_squares(board: Board, readings: Sequence[Reading], decisions: Sequence[Interpretation],
@@ -82,4 +95,4 @@ def plays(result: Interpretation) -> str:
     return ", ".join(str(c.placement) for c in (*result.earlier, result.candidate) if c is not None)
 
 
-__all__ = ["FIRST_PLAY_TURN_MARGIN", "best_turn", "on_the_same_squares", "plays"]
+__all__ = ["FIRST_PLAY_TURN_MARGIN", "best_turn", "letters_only", "on_the_same_squares", "plays"]

@@ -544,7 +544,7 @@ class MoveTracker:
         if others[0].kind != "play":
             others[0] = result
         best_k, best = first_play.best_turn(self.board, readings, others, self.config.resolve.clear,
-                                            self.first_changes.squares(self.rotation))
+                                            self.first_changes.squares(self.rotation), self.config.resolve.phony_odds)
         if best.kind == "unclear":
             return reading, best
         if best_k:
