@@ -26,7 +26,10 @@ import numpy as np
 from tilecam.vision.classify import BLANK, EMPTY, OCCLUDED, letter_mask
 
 #: A word in the lexicon is this many times as probable as one outside it: players mostly play words. Move inference
-#: weighs a play's words with the same odds (``vision.moves.decide.Weights.phony_odds``).
+#: weighs a play's words with the same odds (``vision.moves.decide.Weights.phony_odds``). On the 75 real games of
+#: ``shared/data/gcg`` 2,891 of the 3,800 words the plays formed are in ENABLE (most were played under CSW or NWL:
+#: 3.2 to 1), and 29 of 1,785 plays were withdrawn as phonies: the odds lie between, nearer a word list other than
+#: the players' own.
 PHONY_ODDS = 5.0
 #: A letter the reader gives a square less than this is not tried there (as ``Weights.min_alternative``): no word's
 #: odds make up for it.
