@@ -23,7 +23,8 @@ from tilecam.vision.moves.reading import EMPTY, Reading
 #: (NOON, SIS) keeps the reader's turn. Where another turn makes another play within this of the best (LOB upside
 #: down reads HOT as surely, both words), row 1 is not told yet: the first play waits for the next one, and the two
 #: are decided together in each turn (the second play's words tell). So too where another turn's play reads its
-#: letters this much more surely than the best's and only the words chose the best (``letters_only``).
+#: letters this much more surely than the best's and only the words chose the best (``lexicon_cost`` added
+#: back).
 FIRST_PLAY_TURN_MARGIN = 0.5
 
 
@@ -37,7 +38,7 @@ def best_turn(board: Board, readings: Sequence[Reading], decisions: Sequence[Int
     ``(0, unclear)``: row 1 is not told yet, and the first play waits for the next one (the two are then decided
     together, in each turn)."""
     score = on_the_same_squares(board, readings, decisions, clear, changed)
-    letters = [s + letters_only(d, phony_odds) for s, d in zip(score, decisions)]
+    letters = [s + lexicon_cost(d, phony_odds) for s, d in zip(score, decisions)]
     best, best_k = decisions[0], 0
     for k in (1, 2, 3):
         other = decisions[k]
@@ -52,7 +53,7 @@ def best_turn(board: Board, readings: Sequence[Reading], decisions: Sequence[Int
     return best_k, best
 
 
-def letters_only(decision: Interpretation, phony_odds: float) -> float:
+def lexicon_cost(decision: Interpretation, phony_odds: float) -> float:
     """What the lexicon took off ``decision``'s score: ``log(phony_odds)`` for each word of its plays it rejects.
     Added back, the score is the letters' alone (OB read upright, a phony in ENABLE, against BO upside down, its B
     read 0.55: the words chose BO, the letters OB)."""
@@ -95,4 +96,4 @@ def plays(result: Interpretation) -> str:
     return ", ".join(str(c.placement) for c in (*result.earlier, result.candidate) if c is not None)
 
 
-__all__ = ["FIRST_PLAY_TURN_MARGIN", "best_turn", "letters_only", "on_the_same_squares", "plays"]
+__all__ = ["FIRST_PLAY_TURN_MARGIN", "best_turn", "lexicon_cost", "on_the_same_squares", "plays"]
