@@ -12,6 +12,12 @@ Event-sourced: the game is the fold of its stored events. ``play``, ``pass``, ``
 from the rewritten actions (scores of later plays follow); ``pause`` stops and restarts the clocks. Clocks are
 derived from event times: the player to move uses time from the event that gave them the turn.
 
+This module holds the service: its commands, the store and the announcements. How an event changes a game is
+:mod:`tilecam.core.fold`; what the scoreboard shows of a game, :mod:`tilecam.core.scoreboard`; settings and the
+engine rules they stand for, :mod:`tilecam.core.game_rules`; plays as callers write them,
+:mod:`tilecam.core.placements`; the refusals, :mod:`tilecam.core.errors`. The public names that moved there are
+still importable from here (``__all__``).
+
 >>> import tempfile
 >>> from tilecam.core.store import GameStore
 >>> svc = GameService(GameStore(tempfile.mkdtemp()))
@@ -29,17 +35,17 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-from tilecam.engine.board import Board, Tile
-from tilecam.engine.coords import format_coord
+from tilecam.engine.board import Tile
 from tilecam.engine.errors import EngineError
 from tilecam.engine.game import Game
-from tilecam.engine.move import Placement, word_without
-from tilecam.engine.rules import Rules
-from tilecam.engine.scoring import score
-from tilecam.engine import variants
+from tilecam.engine.move import Placement
+from tilecam.core.errors import CommandRefused, NoGame
+from tilecam.core.fold import ACTIONS, CORRECTIONS, Fold, apply_event, clone, turn_player
+from tilecam.core.game_rules import rules_for, settings_for
+from tilecam.core.placements import encoded, parse_placement, square_name
+from tilecam.core.scoreboard import LAST_MOVE_KINDS, game_state, move_list, overtime_penalties
 from tilecam.core.store import (
     ABANDONED,
     ACTIVE,
@@ -52,101 +58,17 @@ from tilecam.core.store import (
     StoreError,
 )
 
-# Stored event kinds that are game actions (one engine undo step each, replayed in order); ``card`` and
-# ``magical_word`` are the Harry Potter edition's scored events after a play.
-ACTIONS = ("play", "pass", "exchange", "challenge", "withdraw", "end", "time_penalty", "card", "magical_word")
-CORRECTIONS = ("set_blank", "correct_tile", "remove_tile")
-# The move kinds the scoreboard shows as "the last move" (a card or a Magical Word is shown as its own move).
-LAST_MOVE_KINDS = ("play", "pass", "exchange", "withdraw", "card", "magical_word")
-
-
-class CommandRefused(ValueError):
-    """A command the game does not allow now; ``reason`` says why (shown to the person or logged)."""
-
-    def __init__(self, reason: str, command: str = "") -> None:
-        self.reason = reason
-        self.command = command
-        super().__init__(f"{command}: {reason}" if command else reason)
-
-
-class NoGame(CommandRefused):
-    """A command that needs a game in progress, while there is none."""
-
-
-def rules_for(settings: GameSettings, players: int = 2) -> Rules:
-    """The engine rules for stored settings: the engine registry's variant
-    (:func:`tilecam.engine.variants.rules_for`) with the settings' tile set, board and challenge rule, and for
-    Finish Line the target of ``level`` and ``players`` (or ``target``). Raises :class:`CommandRefused` for an
-    unknown variant, tile set or rule, and for a level or target given to a variant that has none."""
-    try:
-        needs_target = variants.variant(settings.variant).needs_target
-        if not needs_target and (settings.level is not None or settings.target is not None):
-            raise CommandRefused(f"variant {settings.variant!r} has no target score (only finish-line has)",
-                                 "new_game")
-        changes: dict[str, Any] = {"layout": settings.layout, "challenge": settings.challenge_rule,
-                                   "challenge_points": settings.challenge_points}
-        if settings.target is not None:
-            changes["target_score"] = settings.target
-        rules = variants.rules_for(settings.variant, settings.tileset, players=players,
-                                   level=settings.level if needs_target else None, **changes)
-        rules.tiles, rules.board_layout  # load the data files now: a missing tile set is refused here, not later
-    except EngineError as exc:
-        raise CommandRefused(str(exc), "new_game") from exc
-    return rules
-
-
-def settings_for(data: Mapping[str, Any]) -> GameSettings:
-    """Settings of a new game from what the caller chose (the web form, the API); what it left out comes from the
-    variant: its board, tile set and challenge rule (Super Scrabble brings ``super21`` and ``english-super``),
-    then the store's defaults. A tile set chosen without a board keeps the variant's board."""
-    chosen = {k: v for k, v in data.items() if v is not None}
-    try:
-        fields = variants.variant(str(chosen.get("variant", GameSettings.variant))).rules
-    except EngineError:
-        fields = {}  # an unknown variant: refused by rules_for with the list of known ones
-    for setting, field_name in (("tileset", "tileset"), ("layout", "layout"), ("challenge_rule", "challenge")):
-        if setting not in chosen and field_name in fields:
-            chosen[setting] = fields[field_name]
-    try:
-        return GameSettings.from_dict(chosen)
-    except (StoreError, TypeError) as exc:
-        raise CommandRefused(str(exc), "new_game") from exc
-
-
-def parse_placement(placement: Placement | str | Sequence[str], board: Board | None = None) -> Placement:
-    """A placement from a ``Placement``, ``"8D CAT"`` or ``("8D", "CAT")``; with the ``board``, letters written
-    over tiles already there count as played through (``H11 ALGAE`` as GCG files write it)."""
-    if isinstance(placement, Placement):
-        return placement
-    try:
-        if isinstance(placement, str):
-            coord, _, word = placement.strip().partition(" ")
-            return Placement.from_gcg(coord, word.strip(), board=board)
-        coord, word = placement
-        return Placement.from_gcg(coord, word, board=board)
-    except (EngineError, ValueError) as exc:
-        raise CommandRefused(str(exc), "play") from exc
-
-
-# --------------------------------------------------------------------------------------------------- the fold
-
-
-@dataclass
-class _Fold:
-    """A game rebuilt from its events: the engine game, the actions it is made of, clock bookkeeping."""
-
-    game_id: int
-    players: list[str]
-    settings: GameSettings
-    rules: Rules
-    game: Game
-    lexicon: Any = None  # the word list that judges this game (None: the players decide challenges)
-    actions: list[dict[str, Any]] = field(default_factory=list)  # one per engine undo step, in order
-    corrected: set[int] = field(default_factory=set)            # indices into actions of plays a correction changed
-    last_seq: int = 0
-    status: str = ACTIVE
-    clock_used: list[float] = field(default_factory=list)
-    turn_started: float = 0.0
+__all__ = [
+    "ACTIONS",
+    "CORRECTIONS",
+    "LAST_MOVE_KINDS",
+    "CommandRefused",
+    "GameService",
+    "NoGame",
+    "parse_placement",
+    "rules_for",
+    "settings_for",
+]
 
 
 class GameService:
@@ -167,7 +89,7 @@ class GameService:
         self._lock = threading.RLock()
         self._announce = threading.Condition()
         self._announced_seq = store.last_seq()
-        self._fold: _Fold | None = None
+        self._fold: Fold | None = None
         self._seen_seq = -1  # the store's newest seq when _refresh last looked
         self.device: dict[str, Any] = {}  # the daemon's loop status, shown by the web; never stored
 
@@ -231,7 +153,7 @@ class GameService:
         the ``phony`` flag even when this service has no lexicon of its own (only a challenge decides)."""
         with self._lock:
             f = self._current("play")
-            p = parse_placement(_encoded(placement, f.rules), f.game.board)
+            p = parse_placement(encoded(placement, f.rules), f.game.board)
             position, word = p.gcg()
             payload = {"position": position, "word": word, "player": f.game.turn if player is None else player,
                        "rack": rack}
@@ -251,8 +173,8 @@ class GameService:
                 raise CommandRefused("the last move is not a play: nothing to amend", "play")
             player = history[-1].player
             # Tried on a copy first: the undo is stored only if the amended play will be accepted after it.
-            trial = self._clone(f)
-            self._apply(trial, "undo", {"undone": "play"}, self._now(), seq=0)
+            trial = clone(f, self._new_fold)
+            apply_event(trial, "undo", {"undone": "play"}, self._now(), self._new_fold)
             p = parse_placement(placement, trial.game.board)
             position, word = p.gcg()
             payload: dict[str, Any] = {"position": position, "word": word, "player": player, "rack": "",
@@ -260,7 +182,7 @@ class GameService:
             if phony:
                 payload["phony"] = [str(w).upper() for w in phony]
             try:
-                self._apply(trial, "play", payload, self._now(), seq=0)
+                apply_event(trial, "play", payload, self._now(), self._new_fold)
             except EngineError as exc:
                 raise CommandRefused(str(exc), "play") from exc
             self._act(f, "undo", {"undone": "play"}, actor)
@@ -309,7 +231,7 @@ class GameService:
             raise CommandRefused(f"a card's name is text, not {name!r}", "card")
         with self._lock:
             f = self._current("card")
-            payload: dict[str, Any] = {"name": name.strip(), "player": self._turn_player(f)}
+            payload: dict[str, Any] = {"name": name.strip(), "player": turn_player(f)}
             if multiplier is not None:
                 payload["multiplier"] = multiplier
             if points is not None:
@@ -324,7 +246,7 @@ class GameService:
         with self._lock:
             f = self._current("magical_word")
             chosen = f.rules.tiles.encode(word.strip().upper()) if word and word.strip() else None
-            payload = {"word": chosen, "player": self._turn_player(f)}
+            payload = {"word": chosen, "player": turn_player(f)}
             return self._act(f, "magical_word", payload, actor)
 
     def withdraw(self, actor: str) -> StoredEvent:
@@ -338,9 +260,9 @@ class GameService:
             raise CommandRefused(f"a blank stands for one letter, got {letter!r}", "set_blank")
         with self._lock:
             f = self._current("set_blank")
-            tile = self._tile_at(f, row, col, "set_blank")
+            tile = _tile_at(f, row, col, "set_blank")
             if not tile.is_blank:
-                raise CommandRefused(f"the tile at {_square(row, col)} is {tile}, not a blank", "set_blank")
+                raise CommandRefused(f"the tile at {square_name(row, col)} is {tile}, not a blank", "set_blank")
             return self._correct(f, "set_blank", row, col, letter.lower(), actor)
 
     def correct_tile(self, row: int, col: int, letter: str, actor: str) -> StoredEvent:
@@ -355,7 +277,7 @@ class GameService:
             raise CommandRefused(f"not a tile: {letter!r}", "correct_tile") from exc
         with self._lock:
             f = self._current("correct_tile")
-            self._tile_at(f, row, col, "correct_tile")
+            _tile_at(f, row, col, "correct_tile")
             return self._correct(f, "correct_tile", row, col, letter, actor)
 
     def remove_tile(self, row: int, col: int, actor: str) -> StoredEvent:
@@ -365,7 +287,7 @@ class GameService:
         undo it)."""
         with self._lock:
             f = self._current("remove_tile")
-            self._tile_at(f, row, col, "remove_tile")
+            _tile_at(f, row, col, "remove_tile")
             return self._correct(f, "remove_tile", row, col, "", actor)
 
     def undo(self, actor: str) -> StoredEvent:
@@ -390,7 +312,7 @@ class GameService:
         with self._lock:
             f = self._current("end")
             payload = {"racks": {str(k): v for k, v in rack_map.items()}, "out": out,
-                       "penalties": [list(p) for p in self._overtime_penalties(f)]}
+                       "penalties": [list(p) for p in overtime_penalties(f, self._now)]}
             return self._act(f, "end", payload, actor)
 
     def pause(self, actor: str, paused: bool = True) -> StoredEvent:
@@ -431,44 +353,16 @@ class GameService:
             f = self._fold
             if f is None:
                 return {"game_id": None, "seq": self.store.last_seq(), "device": dict(self.device)}
-            g = f.game
-            moves = [m.to_dict() for m in self._moves(f)]
-            return {
-                "game_id": f.game_id,
-                "seq": f.last_seq,
-                "status": f.status,
-                "players": [{"name": n, "score": s} for n, s in zip(f.players, g.scores)],
-                "turn": None if g.is_over else g.turn,
-                "board": self._board_rows(f),
-                "moves": moves,
-                "last_move": self._last_move(f),
-                "bag": g.bag_count,
-                "racks": g.rack_counts,
-                "unseen": self._unseen(f),
-                "is_over": g.is_over,
-                "winners": g.winners() if g.is_over else [],
-                "finished_reason": None if g.is_over else g.finished_reason,
-                "settings": f.settings.to_dict(),
-                "size": g.board.size,
-                "target": g.target,
-                "to_target": g.to_target() if g.target is not None else None,
-                "progress": g.progress() if g.target is not None else None,
-                "cards": f.rules.cards,
-                "magical_words": bool(f.rules.magical_words),
-                "clocks": self._clocks(f),
-                "pending": self._pending(f),
-                "can_undo": bool(f.actions),
-                "device": dict(self.device),
-            }
+            return game_state(f, self.device, self._now)
 
     def moves(self) -> list[MoveRecord]:
         with self._lock:
             self._refresh()
-            return self._moves(self._fold) if self._fold else []
+            return move_list(self._fold) if self._fold else []
 
     # ----------------------------------------------------------------------------------------------- inside
 
-    def _current(self, command: str, allow_finished: bool = False) -> _Fold:
+    def _current(self, command: str, allow_finished: bool = False) -> Fold:
         self._refresh()
         f = self._fold
         if f is None or f.status == ABANDONED:
@@ -492,14 +386,14 @@ class GameService:
             if record is not None and (f is None or record.id != f.game_id):
                 self._fold = self._replay(record.id)
 
-    def _replay(self, game_id: int) -> _Fold:
+    def _replay(self, game_id: int) -> Fold:
         record = self.store.game(game_id)
         f = self._new_fold(game_id, list(record.players), record.settings)
         for event in self.store.events(game_id):
             if event.kind == "game_started":
                 f.turn_started = event.time
             else:
-                self._apply(f, event.kind, event.payload, event.time, event.seq)
+                apply_event(f, event.kind, event.payload, event.time, self._new_fold)
             f.last_seq = event.seq
         f.status = record.status
         return f
@@ -513,25 +407,25 @@ class GameService:
         except ValueError as exc:
             raise CommandRefused(str(exc), "new_game") from exc
 
-    def _new_fold(self, game_id: int, players: list[str], settings: GameSettings) -> _Fold:
+    def _new_fold(self, game_id: int, players: list[str], settings: GameSettings) -> Fold:
         rules = rules_for(settings, len(players))
         lexicon = self._lexicon_of(settings)
-        return _Fold(game_id, players, settings, rules, Game(players, rules, lexicon), lexicon,
-                     clock_used=[0.0] * len(players), turn_started=self._now())
+        return Fold(game_id, players, settings, rules, Game(players, rules, lexicon), lexicon,
+                    clock_used=[0.0] * len(players), turn_started=self._now())
 
-    def _act(self, f: _Fold, kind: str, payload: dict[str, Any], actor: str,
+    def _act(self, f: Fold, kind: str, payload: dict[str, Any], actor: str,
              snapshot: bytes | None = None) -> StoredEvent:
         """Apply a game action to the engine; if it is accepted, store it (with moves and snapshot) and announce."""
         t = self._now()
-        trial = self._clone(f)
+        trial = clone(f, self._new_fold)
         try:
-            extra = self._apply(trial, kind, payload, t, seq=0)
+            extra = apply_event(trial, kind, payload, t, self._new_fold)
         except EngineError as exc:
             raise CommandRefused(str(exc), kind) from exc
         payload = {**payload, **extra}
         status = FINISHED if trial.game.is_over else (PAUSED if f.status == PAUSED else ACTIVE)
         snapshot_move = len(trial.game.history) - 1 if snapshot is not None else None
-        event = self.store.append_event(f.game_id, kind, payload, actor, moves=self._moves(trial),
+        event = self.store.append_event(f.game_id, kind, payload, actor, moves=move_list(trial),
                                         snapshot=snapshot, snapshot_move=snapshot_move, status=status, now=t)
         trial.last_seq = event.seq
         trial.status = status
@@ -549,7 +443,7 @@ class GameService:
         self._notify(event.seq)
         return event
 
-    def _correct(self, f: _Fold, kind: str, row: int, col: int, char: str, actor: str) -> StoredEvent:
+    def _correct(self, f: Fold, kind: str, row: int, col: int, char: str, actor: str) -> StoredEvent:
         return self._act(f, kind, {"row": row, "col": col, "letter": char}, actor)
 
     def _notify(self, seq: int) -> None:
@@ -557,288 +451,13 @@ class GameService:
             self._announced_seq = max(self._announced_seq, seq)
             self._announce.notify_all()
 
-    def _clone(self, f: _Fold) -> _Fold:
-        """A copy to try a command on (rebuilt from the actions: the engine game has no public copy)."""
-        c = self._new_fold(f.game_id, f.players, f.settings)
-        c.status, c.last_seq = f.status, f.last_seq
-        c.clock_used, c.turn_started = list(f.clock_used), f.turn_started
-        c.corrected = set(f.corrected)
-        for action in f.actions:
-            self._run_action(c, action)
-        return c
 
-    def _apply(self, f: _Fold, kind: str, payload: dict[str, Any], t: float, seq: int) -> dict[str, Any]:
-        """Fold one stored event into ``f``; returns fields worth adding to a new event's payload (its score)."""
-        if kind == "pause":
-            self._tick_clock(f, t)
-            f.status = PAUSED if payload.get("paused") else ACTIVE
-            return {}
-        if kind in ("abandon", "note"):
-            return {}
-        if kind == "undo":
-            if not f.actions:
-                raise CommandRefused("nothing to undo", "undo")
-            self._tick_clock(f, t)
-            undone = f.actions.pop()
-            f.game.undo()
-            f.corrected.discard(len(f.actions))
-            # The overtime penalties an end applied go with it.
-            while undone["kind"] == "end" and f.actions and f.actions[-1].get("with_end"):
-                f.actions.pop()
-                f.game.undo()
-            return {}
-        if kind in CORRECTIONS:
-            self._rewrite(f, int(payload["row"]), int(payload["col"]), str(payload["letter"]), kind)
-            return {}
-        if kind not in ACTIONS:
-            return {}  # an event kind from a newer tilecam: kept in the store, ignored here
-        self._tick_clock(f, t)
-        before = len(f.game.history)
-        self._run_action(f, {"kind": kind, **payload})
-        new_events = f.game.history[before:]
-        if kind in ("play", "card", "magical_word") and new_events:
-            return {"score": new_events[-1].score}
-        if kind == "end":
-            return {"scores": f.game.scores}
-        return {}
-
-    def _run_action(self, f: _Fold, action: dict[str, Any]) -> bool:
-        """Run one game action on the engine; True when it made an undo step (recorded in ``f.actions``)."""
-        g, kind = f.game, action["kind"]
-        if kind == "play":
-            # The engine refuses a blank without a letter; a pending blank is played as a stand-in letter (a blank
-            # scores 0 whatever it stands for, and legality ignores letters) and shown as ``?`` (see _pending_squares).
-            word = action["word"].replace("?", _stand_in(f.rules))
-            g.play(Placement.from_gcg(action["position"], word), rack=action.get("rack", ""),
-                   player=action.get("player"))
-        elif kind == "pass":
-            g.pass_turn(player=action.get("player"))
-        elif kind == "exchange":
-            g.exchange(action["letters"] if action.get("letters") else int(action.get("count", 0)),
-                       player=action.get("player"))
-        elif kind == "challenge":
-            if g.challenge(valid=bool(action["valid"]), challenger=action.get("challenger")) is None:
-                return False  # a good play under single/void challenge: nothing changes, nothing to undo
-        elif kind == "withdraw":
-            g.withdraw()
-        elif kind == "time_penalty":
-            g.time_penalty(int(action["player"]), int(action["points"]))
-        elif kind == "card":
-            g.card(action["name"], multiplier=action.get("multiplier"), points=action.get("points"),
-                   player=action.get("player"))
-        elif kind == "magical_word":
-            g.magical_word(action.get("word"), player=action.get("player"))
-        elif kind == "end":
-            for seat, points in action.get("penalties", ()):
-                g.time_penalty(int(seat), int(points))
-                f.actions.append({"kind": "time_penalty", "player": seat, "points": points, "with_end": True})
-            racks = {int(k): v for k, v in (action.get("racks") or {}).items()}
-            g.end(racks or None, out=action.get("out"))
-        f.actions.append({k: v for k, v in action.items() if k not in ("score", "scores", "penalties")})
-        return True
-
-    def _rewrite(self, f: _Fold, row: int, col: int, char: str, command: str) -> None:
-        """Change the character of the play that put the tile now on (row, col), then rebuild the game."""
-        target = None
-        for i in range(len(f.actions) - 1, -1, -1):
-            a = f.actions[i]
-            if a["kind"] != "play":
-                continue
-            k = Placement.from_gcg(a["position"], a["word"].replace("?", _stand_in(f.rules))).new_tile_index(row, col)
-            if k is not None:
-                target = (i, k)
-                break
-        if target is None:
-            raise CommandRefused(f"no play put the tile on {_square(row, col)}", command)
-        i, k = target
-        word = f.actions[i]["word"]
-        # the camera's "phony?" was about the word as read; once players have corrected it, only a lexicon says
-        kept = {key: v for key, v in f.actions[i].items() if key != "phony"}
-        if char:
-            f.actions[i] = {**kept, "word": word[:k] + char + word[k + 1:]}
-        else:
-            try:
-                position, rest = word_without(kept["position"], word, k)
-            except EngineError as exc:
-                raise CommandRefused(str(exc), command) from exc
-            f.actions[i] = {**kept, "position": position, "word": rest}
-        actions = f.actions
-        rebuilt = self._new_fold(f.game_id, f.players, f.settings)
-        for action in actions:
-            self._run_action(rebuilt, action)  # EngineError propagates: the caller refuses the correction
-        f.game, f.actions = rebuilt.game, rebuilt.actions
-        f.corrected.add(i)
-
-    @staticmethod
-    def _turn_player(f: _Fold) -> int | None:
-        """Who made the play a card or a Magical Word belongs to: the player of the last play (None: no play)."""
-        for ev in reversed(f.game.history):
-            if ev.kind == "play":
-                return ev.player
-        return None
-
-    def _tile_at(self, f: _Fold, row: int, col: int, command: str) -> Tile:
-        board = f.game.board
-        if not isinstance(row, int) or not isinstance(col, int) or not board.in_bounds(row, col):
-            raise CommandRefused(f"square ({row}, {col}) is off the board", command)
-        tile = board[row, col]
-        if tile is None:
-            raise CommandRefused(f"there is no tile on {_square(row, col)}", command)
-        return tile
-
-    # -- clocks
-
-    def _tick_clock(self, f: _Fold, t: float) -> None:
-        if f.status != PAUSED and not f.game.is_over:
-            f.clock_used[f.game.turn] += max(0.0, t - f.turn_started)
-        f.turn_started = t
-
-    def _clocks(self, f: _Fold) -> dict[str, Any]:
-        used = list(f.clock_used)
-        running = None
-        if f.status != PAUSED and not f.game.is_over:
-            running = f.game.turn
-            used[running] += max(0.0, self._now() - f.turn_started)
-        limit = f.settings.clock_seconds
-        return {"running": running, "paused": f.status == PAUSED, "used": [round(u, 1) for u in used],
-                "remaining": [round(limit - u, 1) for u in used] if limit else None}
-
-    def _overtime_penalties(self, f: _Fold) -> list[tuple[int, int]]:
-        limit = f.settings.clock_seconds
-        if not limit:
-            return []
-        clocks = self._clocks(f)
-        out = []
-        for seat, used in enumerate(clocks["used"]):
-            over = used - limit
-            if over > 0:
-                minutes = int(-(-over // 60))
-                out.append((seat, minutes * f.settings.overtime_penalty))
-        return out
-
-    # -- derived rows
-
-    def _moves(self, f: _Fold) -> list[MoveRecord]:
-        """The scoreboard's move list, recomputed from the engine history (word scores re-scored on a scratch
-        board, so each word carries its own breakdown)."""
-        board = Board(f.rules.board_layout)
-        history = f.game.history
-        pending = self._pending_squares(f)
-        play_actions = [i for i, a in enumerate(f.actions) if a["kind"] == "play"]
-        plays_seen = 0
-        rows: list[MoveRecord] = []
-        withdrawn: set[int] = set()
-        for index, ev in enumerate(history):
-            words: tuple[dict[str, Any], ...] = ()
-            flags: list[str] = []
-            if ev.kind == "play":
-                p = ev.placement
-                scored = score(board, p, f.rules)
-                words = tuple({"word": _masked(w.word, w.squares, pending), "score": w.score,
-                               "breakdown": w.breakdown} for w in scored.words)
-                if scored.bingo:
-                    words += ({"word": "(bingo)", "score": scored.bingo, "breakdown": f"bingo {scored.bingo}"},)
-                for r, c, tile in p.new_tiles():
-                    board[r, c] = tile
-                action_index = play_actions[plays_seen] if plays_seen < len(play_actions) else -1
-                plays_seen += 1
-                word = f.actions[action_index]["word"] if action_index >= 0 else ev.word
-                said_phony = action_index >= 0 and bool(f.actions[action_index].get("phony"))
-                if "?" in word:
-                    flags.append("blank-pending")
-                elif said_phony or (f.lexicon is not None and not all(f.game.is_word(w) for w in ev.words)):
-                    flags.append("phony")
-                if action_index in f.corrected:
-                    flags.append("corrected")
-            elif ev.kind == "withdraw":
-                for r, c, _tile in ev.placement.new_tiles():
-                    board[r, c] = None
-                for j in range(len(rows) - 1, -1, -1):
-                    if rows[j].kind == "play" and j not in withdrawn:
-                        withdrawn.add(j)
-                        rows[j] = MoveRecord(**{**rows[j].to_dict(), "words": rows[j].words,
-                                                "flags": (*rows[j].flags, "withdrawn")})
-                        break
-            word = ev.word
-            if ev.kind in ("play", "withdraw"):
-                squares = [(r, c) for r, c, _t in ev.placement.squares()]
-                word = _masked(ev.word, squares, pending) if ev.kind == "play" else ev.word
-            rows.append(MoveRecord(index=index, player=ev.player, kind=ev.kind, position=ev.position, word=word,
-                                   words=words, score=ev.score, cumulative=ev.total, flags=tuple(flags)))
-        return rows
-
-    def _last_move(self, f: _Fold) -> dict[str, Any] | None:
-        for ev in reversed(f.game.history):
-            if ev.kind in LAST_MOVE_KINDS:
-                d = {"player": ev.player, "kind": ev.kind, "position": ev.position, "word": ev.word,
-                     "score": ev.score, "squares": []}
-                if ev.kind == "play":
-                    d["squares"] = [[r, c] for r, c, _t in ev.placement.new_tiles()]
-                return d
-        return None
-
-    def _pending_squares(self, f: _Fold) -> set[tuple[int, int]]:
-        """Squares holding a blank whose letter nobody has named yet (``?`` in the play that put it there)."""
-        stack: list[set[tuple[int, int]]] = []
-        for a in f.actions:
-            if a["kind"] == "play":
-                p = Placement.from_gcg(a["position"], a["word"].replace("?", _stand_in(f.rules)))
-                stack.append({(r, c) for (r, c, _t), ch in zip(p.squares(), a["word"]) if ch == "?"})
-            elif a["kind"] == "withdraw" and stack:
-                stack.pop()
-        return set().union(*stack) if stack else set()
-
-    def _board_rows(self, f: _Fold) -> list[str]:
-        rows = [list(r) for r in f.game.board.rows()]
-        for r, c in self._pending_squares(f):
-            rows[r][c] = "?"
-        return ["".join(r) for r in rows]
-
-    def _unseen(self, f: _Fold) -> dict[str, int]:
-        """Every letter of the tile set (and ``?`` for blanks) with how many are not on the board, zeros kept."""
-        unseen = f.game.unseen()
-        letters = list(f.rules.tiles.letters) + ["?"]
-        return {letter: unseen.get(letter, 0) for letter in letters}
-
-    def _pending(self, f: _Fold) -> list[dict[str, Any]]:
-        """Questions for the players: blanks whose letter is unknown, an end of game waiting for racks."""
-        out: list[dict[str, Any]] = []
-        for r, c in sorted(self._pending_squares(f)):
-                out.append({"kind": "blank", "row": r, "col": c, "square": _square(r, c),
-                            "question": f"Which letter is the blank on {_square(r, c)}?"})
-        reason = None if f.game.is_over else f.game.finished_reason
-        if reason == "target":  # Finish Line: the game stops as it stands, no racks are counted
-            out.append({"kind": "end", "reason": reason,
-                        "question": f"The target of {f.game.target} is reached: end the game (no racks count)."})
-        elif reason:
-            out.append({"kind": "end", "reason": reason, "question": "The game is over: enter the racks left."})
-        return out
-
-
-def _encoded(placement: Placement | str | Sequence[str], rules: Rules) -> Placement | str | Sequence[str]:
-    """A play written with macondo's brackets (``8D [CH]ICO``, ``[ch]`` a blank for it) in the tile set's
-    one-character symbols, which the engine plays; anything else as given."""
-    try:
-        if isinstance(placement, str) and "[" in placement:
-            return rules.tiles.encode(placement)
-        if isinstance(placement, (tuple, list)) and len(placement) == 2 and "[" in str(placement[1]):
-            return placement[0], rules.tiles.encode(str(placement[1]))
-    except EngineError as exc:
-        raise CommandRefused(str(exc), "play") from exc
-    return placement
-
-
-def _stand_in(rules: Rules) -> str:
-    """The letter a pending blank is played as inside the engine (lower case: a blank)."""
-    return rules.tiles.letters[0].lower()
-
-
-def _masked(word: str, squares: Sequence[tuple[int, int]], pending: set[tuple[int, int]]) -> str:
-    """``word`` with ``?`` on the squares whose blank is not named yet."""
-    return "".join("?" if sq in pending else ch for ch, sq in zip(word, squares))
-
-
-def _square(row: int, col: int) -> str:
-    """A square as players say it: ``8H`` (row number, column letter)."""
-    return format_coord(row, col, True)
-
+def _tile_at(f: Fold, row: int, col: int, command: str) -> Tile:
+    """The tile on (row, col) that a correction is about; refused when the square is off the board or bare."""
+    board = f.game.board
+    if not isinstance(row, int) or not isinstance(col, int) or not board.in_bounds(row, col):
+        raise CommandRefused(f"square ({row}, {col}) is off the board", command)
+    tile = board[row, col]
+    if tile is None:
+        raise CommandRefused(f"there is no tile on {square_name(row, col)}", command)
+    return tile
