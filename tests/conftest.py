@@ -35,7 +35,8 @@ def tracker():
 @pytest.fixture
 def tiles_drawn_flat(monkeypatch):
     """Renders drawn with flat tiles, as before they stood up (``synth.TILE_THICKNESS``): a test about one seed's
-    picture (a locator's fallback, a tie between two turns) keeps the picture it was written for."""
-    from tilecam.models import synth
+    picture (a locator's fallback, a tie between two turns) keeps the picture it was written for. Patched where
+    ``sample_scene`` looks it up."""
+    from tilecam.models import synth_scene
 
-    monkeypatch.setattr(synth, "TILE_THICKNESS", 0.0)
+    monkeypatch.setattr(synth_scene, "TILE_THICKNESS", 0.0)

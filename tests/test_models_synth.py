@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tilecam.models import synth
+from tilecam.models import synth, synth_board
 from tilecam.vision.warp import CELL_PX, MARGIN_PX, warp_board
 
 GRID = ("." * 15,) * 6 + ("...CAT" + "." * 9, "....X" + "." * 10) + ("." * 15,) * 7
@@ -125,7 +125,7 @@ def test_boards_whose_premiums_spell_them_out_are_drawn_on_every_layout(layout):
     drawn, a premium square's words darker than its colour."""
     side = {"standard15": 15, "super21": 21}[layout]
     for design in synth.WORDED_PREMIUMS:
-        board = synth._board_base(design, 20, layout)
+        board = synth_board._board_base(design, 20, layout)
         assert board.shape == (side * synth.CELL + 40, side * synth.CELL + 40, 3)
         tw = board[20:20 + synth.CELL, 20:20 + synth.CELL].reshape(-1, 3)      # A1 is a triple word on both
         assert (np.abs(tw.astype(int) - synth.BOARDS[design]["TW"]).sum(axis=1) > 60).any()

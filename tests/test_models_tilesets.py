@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from tilecam.engine.tiles import TileSet
-from tilecam.models import synth
+from tilecam.models import synth, synth_tiles
 from tilecam.models.dataset import CLASS_INDEX, CLASSES, FIRST_CLASSES, LATER_LETTERS, crops_and_labels, label_of
 from tilecam.vision.classify import TileClassifier, letter_mask, packaged_model
 from tilecam.vision.labelled import LabelError, read_label
@@ -44,7 +44,7 @@ def test_spanish_and_polish_labels_parse_digraphs_by_symbol_or_bracketed_face(tm
 
 
 def _tile(face: str, font: str) -> np.ndarray:
-    return synth._tile_patch(face, False, 5, "ivory", font, np.random.default_rng(0)).astype(np.int16)
+    return synth_tiles.tile_patch(face, False, 5, "ivory", font, np.random.default_rng(0)).astype(np.int16)
 
 
 def _pixels_apart(a: np.ndarray, b: np.ndarray) -> int:
@@ -77,7 +77,7 @@ def test_every_font_but_the_ascii_only_ones_has_every_letter_the_tile_sets_draw(
 def test_a_spanish_board_is_drawn_with_its_tiles_faces_and_values():
     grid = ("." * 15,) * 7 + ("....ÇAÑOŘ......",) + ("." * 15,) * 7
     assert synth.render_board(grid, seed=5, tileset="spanish").grid == grid
-    assert synth._faces("spanish")["Ç"] == "CH" and synth._values("spanish")["Ř"] == 8
+    assert synth_tiles.tile_faces("spanish")["Ç"] == "CH" and synth_tiles.tile_values("spanish")["Ř"] == 8
 
 
 def test_training_renders_draw_a_share_of_spanish_and_polish_boards_and_nothing_else_changes():
