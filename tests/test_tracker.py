@@ -479,3 +479,40 @@ def test_tiles_lifted_from_an_unclear_board_are_not_the_players_going_on():
     # the O taken away again: the new squares shrank, nobody went on past the board with the gap
     assert run(tr, [Reading.from_rows(two), Reading.from_rows(one), Reading.from_rows(one)]) == []
     assert tr.status.startswith("unclear")
+
+
+@pytest.mark.parametrize("words, amended, pending", [(["FA", "FIQH"], "8G FiQH", ()),
+                                                     (["FA"], "8G F?QH", ((7, 7),))])
+def test_a_blank_named_from_a_play_read_short_is_named_again_from_the_whole_play(words, amended, pending):
+    """FiQH paused after its F and blank (seed 25505, whitley): the short play F? was named Fa, FA being the one word
+    of the list it makes; the amendment kept that name, FaQH. The whole play's words name it again: i where FIQH is
+    a word of the list, else no letter fits and the players are asked."""
+    from tilecam.engine.board import Tile
+    from tilecam.vision.moves.interpret import Interpretation
+    from tilecam.vision.moves.resolve import Candidate
+
+    tr = MoveTracker("english", lexicon=Lexicon.from_words(words), config=TrackerConfig(settle_readings=1))
+    short = [str(e) for e in tr.feed(Reading.from_rows(rows_with(("8G", "F?"))), 0.0)]
+    assert short == ["play 8G Fa"]
+    before = tr.board.copy()
+    before[7, 6] = before[7, 7] = None
+    whole = Placement.from_squares(before, [(7, 6, Tile("F")), (7, 7, Tile("A", True)), (7, 8, Tile("Q")),
+                                            (7, 9, Tile("H"))])
+    event = tr._amend(Interpretation("amend", amended=Candidate(whole, ("FAQH",)), withdrawn=tr.last_play), 1.0)
+    assert str(event) == f"amend the last play to {amended}" and event.pending_blanks == pending
+
+
+def test_a_blank_the_players_named_is_not_named_again_when_its_play_is_amended():
+    from tilecam.engine.board import Tile
+    from tilecam.vision.moves.interpret import Interpretation
+    from tilecam.vision.moves.resolve import Candidate
+
+    tr = MoveTracker("english", lexicon=Lexicon.from_words(["FA", "FIQH"]), config=TrackerConfig(settle_readings=1))
+    tr.feed(Reading.from_rows(rows_with(("8G", "F?"))), 0.0)
+    tr.set_named_blank(7, 7, "e")                               # the players' answer, whatever the words say
+    before = tr.board.copy()
+    before[7, 6] = before[7, 7] = None
+    whole = Placement.from_squares(before, [(7, 6, Tile("F")), (7, 7, Tile("E", True)), (7, 8, Tile("Q")),
+                                            (7, 9, Tile("H"))])
+    event = tr._amend(Interpretation("amend", amended=Candidate(whole, ("FEQH",)), withdrawn=tr.last_play), 1.0)
+    assert str(event) == "amend the last play to 8G FeQH"

@@ -12,6 +12,7 @@ import itertools
 import math
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from tilecam.engine.board import Board, Tile
@@ -129,6 +130,28 @@ def candidates(board: Board, plays: Sequence[Sequence[Square]], fixed: Mapping[S
         for (r, c), t in tiles.items():
             b[r, c] = t
     return out
+
+
+def named_again(board: Board, cand: Candidate, squares: Collection[Square], lexicon: Any, letters: Sequence[str],
+                max_blanks: int) -> Candidate:
+    """``cand`` (its play made on ``board``) with its blanks on ``squares`` named again from its own words: the one
+    letter under which every word through them is good, else left to the players (``pending_blanks``). A blank
+    named from the words of a play read short — its player went on after a pause — was named on words the play
+    did not end with (Fa of FA, then FiQH: no letter makes FxQH a word of the list, so the players say)."""
+    tiles = {(r, c): t for r, c, t in cand.placement.new_tiles()}
+    blanks = [s for s in sorted(squares) if s in tiles and tiles[s].is_blank]
+    if not blanks or lexicon is None:
+        return cand
+    named = _name_blanks(board, tiles, blanks, lexicon, letters, max_blanks) or {}
+    for s in blanks:
+        tiles[s] = Tile(named.get(s, BLANK), True)
+    placement = Placement.from_squares(board, [(r, c, t) for (r, c), t in tiles.items()])
+    words = check(board, placement)
+    kept = [b for b in cand.inferred_blanks if (b[0], b[1]) not in blanks]
+    return replace(cand, placement=placement, words=tuple(w.text for w in words),
+                   phony=tuple(w.text for w in words if not word_is_valid(lexicon, w.word, letters)),
+                   pending_blanks=tuple(sorted(set(cand.pending_blanks) | {s for s in blanks if s not in named})),
+                   inferred_blanks=tuple(sorted(kept + [(r, c, letter) for (r, c), letter in named.items()])))
 
 
 def _name_blanks(board: Board, tiles: Mapping[Square, Tile], blanks: Sequence[Square], lexicon: Any,

@@ -58,6 +58,7 @@ from tilecam.vision.moves.corrections import Corrections
 from tilecam.vision.moves.events import DetectedEvent, TrackerError
 from tilecam.vision.moves.hands import HandSides, moving_squares
 from tilecam.vision.moves.interpret import Interpretation, diff_board, interpret, interpret_in_turn
+from tilecam.vision.moves.letters import named_again
 from tilecam.vision.moves.reach import unreachable
 from tilecam.vision.moves import reader as readers
 from tilecam.vision.moves import turned
@@ -116,6 +117,7 @@ class MoveTracker:
         self._last_play_t: float | None = None  # when the last play was committed (None: a turn has passed since)
         self.blanks = BlankMemory()        # bare squares that read as blanks, blanks that read bare (.blanks)
         self.corrections = Corrections()   # what settled boards said of the committed tiles since
+        self._named_from_words: frozenset[tuple[int, int]] = frozenset()  # the last play's blanks its words named
         self.unclear = UnclearBoard()      # the last board left unclear, and whether the players went on past it
         self._strays: frozenset[tuple[int, int]] = frozenset()   # read as tiles no play can reach, left out when the
                                                                  # board was last decided (moves.reach)
@@ -148,6 +150,7 @@ class MoveTracker:
             return
         self.board = board
         self.last_play = None   # whatever the last play now is, the camera did not see it made
+        self._named_from_words = frozenset()
         self.blanks.forget()
         self.corrections.forget()      # letters read against the old board count for nothing now
         self.unclear.decided()
@@ -475,12 +478,18 @@ class MoveTracker:
         assert amended is not None and short is not None
         for r, c, _tile in short.new_tiles():
             self.board[r, c] = None
+        # the blanks the short play's words named are named again by the whole play's (or the players are asked)
+        again = self._named_from_words & {(r, c) for r, c, _ in short.new_tiles()}
+        if again:
+            amended = named_again(self.board, amended, again, self.lexicon, self.tileset.letters,
+                                  self.config.resolve.max_blank_assignments)
         return replace(self._play(amended, t, None), kind="amend", note=f"the last play was {short}: {result.note}")
 
     def _play(self, cand: Candidate, t: float, player: int | None) -> DetectedEvent:
         for r, c, tile in cand.placement.new_tiles():
             self.board[r, c] = tile
         self.last_play = cand.placement
+        self._named_from_words = frozenset((r, c) for r, c, _ in cand.inferred_blanks)
         return DetectedEvent("play", placement=cand.placement, t=t, player=player, confidence=cand.probability,
                              words=cand.words, phony=cand.phony, pending_blanks=cand.pending_blanks,
                              corrected=cand.corrected)
@@ -568,6 +577,7 @@ class MoveTracker:
     def set_named_blank(self, row: int, col: int, letter: str) -> None:
         """The players named a blank (the web's answer): the committed board follows."""
         self.board[row, col] = Tile(letter.upper(), True)
+        self._named_from_words -= {(row, col)}       # the players' name stands
 
 
 def _unreachable_note(squares: Sequence[tuple[int, int]]) -> str:
