@@ -115,13 +115,10 @@ def candidates(board: Board, plays: Sequence[Sequence[Square]], fixed: Mapping[S
         named = _name_blanks(b, tiles, blanks, lexicon, tileset.letters, max_blanks) if blanks and lexicon else None
         for s, letter in (named or {}).items():
             tiles[s] = Tile(letter, True)
-        placement = Placement.from_squares(b, [(r, c, t) for (r, c), t in tiles.items()])
-        words = check(b, placement)
-        phony = tuple(w.text for w in words if not word_is_valid(lexicon, w.word, tileset.letters)) if lexicon \
-            else ()
+        placement, words, phony = _judged(b, tiles, lexicon, tileset.letters)
         free = [s for s in play if s not in fixed]
         out.append(Candidate(
-            placement, tuple(w.text for w in words), phony,
+            placement, words, phony,
             pending_blanks=tuple(sorted(blanks)) if not named else (),
             inferred_blanks=tuple(sorted((r, c, letter) for (r, c), letter in (named or {}).items())),
             corrected=tuple((r, c, reading.label(r, c), labels[(r, c)]) for r, c in free
@@ -145,13 +142,21 @@ def named_again(board: Board, cand: Candidate, squares: Collection[Square], lexi
     named = _name_blanks(board, tiles, blanks, lexicon, letters, max_blanks) or {}
     for s in blanks:
         tiles[s] = Tile(named.get(s, BLANK), True)
-    placement = Placement.from_squares(board, [(r, c, t) for (r, c), t in tiles.items()])
-    words = check(board, placement)
+    placement, words, phony = _judged(board, tiles, lexicon, letters)
     kept = [b for b in cand.inferred_blanks if (b[0], b[1]) not in blanks]
-    return replace(cand, placement=placement, words=tuple(w.text for w in words),
-                   phony=tuple(w.text for w in words if not word_is_valid(lexicon, w.word, letters)),
+    return replace(cand, placement=placement, words=words, phony=phony,
                    pending_blanks=tuple(sorted(set(cand.pending_blanks) | {s for s in blanks if s not in named})),
                    inferred_blanks=tuple(sorted(kept + [(r, c, letter) for (r, c), letter in named.items()])))
+
+
+def _judged(board: Board, tiles: Mapping[Square, Tile], lexicon: Any, letters: Sequence[str]
+            ) -> tuple[Placement, tuple[str, ...], tuple[str, ...]]:
+    """``tiles`` placed on ``board``: the placement, the words it forms and those ``lexicon`` rejects (none without
+    one)."""
+    placement = Placement.from_squares(board, [(r, c, t) for (r, c), t in tiles.items()])
+    words = check(board, placement)
+    phony = tuple(w.text for w in words if not word_is_valid(lexicon, w.word, letters)) if lexicon else ()
+    return placement, tuple(w.text for w in words), phony
 
 
 def _name_blanks(board: Board, tiles: Mapping[Square, Tile], blanks: Sequence[Square], lexicon: Any,
