@@ -15,7 +15,7 @@ the model (``tilecam.vision.context``): the bare look of that square's kind on t
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -24,6 +24,7 @@ import numpy as np
 from tilecam.models.dataset import CLASS_INDEX, CLASSES, label_of
 from tilecam.vision.context import references_from_board, references_from_empty_board
 from tilecam.vision.labelled import labelled_photos
+from tilecam.vision.raised import faces_corners
 from tilecam.vision.warp import CELL_PX, CONTEXT_PX, CROP_PX, cut_cells, warp_board
 
 EMPTY, BLANK, OCCLUDED = CLASS_INDEX["."], CLASS_INDEX["?"], CLASS_INDEX["#"]
@@ -66,17 +67,34 @@ def board_examples(crops: np.ndarray, labels: np.ndarray, board: int, refs: np.n
 
 # --- synthetic ----------------------------------------------------------------------------------------------------
 
-def _render_examples(job: tuple[int, int, float, float]) -> Examples:
+#: The tilt (degrees from straight down) of the training renders drawn steep (``synthetic_examples``' ``steep``
+#: share): the scenes draw 0-35 degrees, and a camera low over an edge (45 degrees, issue 25's hard case; the real
+#: idofrizler set) shows each tile's face up the picture over a fifth of the square beyond it, which a reader
+#: trained on 35 degrees at most has never seen beside a bare square.
+STEEP_TILT_DEG = (35.0, 50.0)
+
+#: The random stream of the steep draw, apart from the scene's: with no steep share the renders are the ones drawn
+#: before it existed.
+STEEP_STREAM = 11
+
+
+def _render_examples(job: tuple[int, int, float, float, float, bool]) -> Examples:
     """One training render's examples (a worker's job: board seed, index, share of empties kept, share of boards
-    given their empty render's crops as references)."""
+    given their empty render's crops as references, share of boards drawn steep, and whether each tile is also cut
+    on the plane of the tiles' faces where the render's camera can be told (``vision.raised``), as the reader reads
+    which tile (``vision.read.tiles_read_on_their_faces``), beside its cut on the board's plane, where the reader
+    reads whether a tile lies there)."""
     from tilecam.models import synth
     from tilecam.models.dataset import crops_and_labels
 
-    seed, i, empties, calibrated = job
+    seed, i, empties, calibrated, steep, on_faces = job
     rng = np.random.default_rng([seed, 7])
     tileset = "german" if i % 4 == 3 else "english"
     styles = synth.VARIETY_STYLES if i % 2 else synth.TRAINING_STYLES
     scene = synth.sample_scene(rng, tileset, styles)
+    steep_rng = np.random.default_rng([seed, STEEP_STREAM])
+    if steep_rng.random() < steep:
+        scene = replace(scene, tilt_deg=float(steep_rng.uniform(*STEEP_TILT_DEG)))
     few = rng.random() < 0.1          # a game's first frames: the board nearly empty, the star bare
     grid = synth.random_grid(rng, tileset, tiles=int(rng.integers(0, 4)) if few else None)
     hand = synth.random_arm(rng) if rng.random() < 0.25 else None
@@ -87,16 +105,26 @@ def _render_examples(job: tuple[int, int, float, float]) -> Examples:
     if rng.random() < calibrated:
         empty = synth.render_board(("." * 15,) * 15, seed=seed, scene=scene, hand=None)
         refs = references_from_empty_board(crops_and_labels(empty.image, empty.corners, ["." * 15] * 15)[0])
-    return board_examples(crops, y, i, refs, empties, rng)
+    examples = board_examples(crops, y, i, refs, empties, rng)
+    faces = faces_corners(render.corners, render.image.shape) if on_faces else None
+    if faces is None:
+        return examples
+    tiles = np.flatnonzero((y != EMPTY) & (y != OCCLUDED))
+    refs = references_from_board(crops) if refs is None else refs
+    cut = Examples(cut_cells(warp_board(render.image, faces))[tiles], refs[tiles], y[tiles].astype(np.int64),
+                   np.full(len(tiles), i, np.int32))
+    return Examples.concat([examples, cut])
 
 
 def synthetic_examples(n_boards: int, seed: int, empties: float = 0.3, calibrated: float = 0.3,
-                       workers: int = 2) -> Examples:
-    """Examples of ``n_boards`` training renders (training seeds only), ``workers`` processes, progress printed."""
+                       workers: int = 2, steep: float = 0.0, on_faces: bool = False) -> Examples:
+    """Examples of ``n_boards`` training renders (training seeds only), ``workers`` processes, progress printed;
+    ``steep``: the share of them drawn with the camera tilted ``STEEP_TILT_DEG``; ``on_faces``: each tile also cut
+    on the plane of the tiles' faces (``_render_examples``)."""
     from tilecam.models import synth
 
     seeds = synth.TRAIN_SEEDS[seed * 10_000:seed * 10_000 + n_boards]
-    jobs = [(int(s), i, empties, calibrated) for i, s in enumerate(seeds)]
+    jobs = [(int(s), i, empties, calibrated, steep, on_faces) for i, s in enumerate(seeds)]
     parts = []
     pool = None
     if workers > 1:

@@ -360,6 +360,12 @@ def main(argv: list[str] | None = None) -> int:
                    help="channels of the four blocks, e.g. 32,64,128,192 (--init needs the default %(default)s)")
     p.add_argument("--teachers", type=Path, nargs="*", default=[],
                    help="exported readers (float .onnx) whose softened probabilities are a second target")
+    p.add_argument("--steep", type=float, default=0.0,
+                   help="share of the training renders drawn with the camera tilted 35-50 degrees "
+                        "(reader_data.STEEP_TILT_DEG; the scenes draw 0-35)")
+    p.add_argument("--faces-cuts", action="store_true",
+                   help="also cut each rendered tile on the plane of the tiles' faces, where the reader reads which "
+                        "tile (vision.raised), beside its cut on the board's plane")
     p.add_argument("--device", default="cpu", help="torch device to train on (cuda where a GPU is lent)")
     p.add_argument("--sharpen", type=float, default=0.0,
                    help="share of the crops sharpened (an unsharp mask, crop and reference alike) in training")
@@ -391,13 +397,15 @@ def main(argv: list[str] | None = None) -> int:
     from tilecam.vision.classify import TileClassifier
 
     args.cache.mkdir(parents=True, exist_ok=True)
-    synth_cache = args.cache / f"synthetic-{args.boards}-{args.seed}.npz"
+    # named by what changes the renders' examples
+    drawn = (f"-steep{args.steep:g}" if args.steep else "") + ("-faces" if args.faces_cuts else "")
+    synth_cache = args.cache / f"synthetic-{args.boards}-{args.seed}{drawn}.npz"
     if synth_cache.exists():
         with np.load(synth_cache) as d:
             synthetic = Examples(d["x"], d["ref"], d["y"], d["board"])
     else:
         print(f"rendering {args.boards} synthetic boards …", flush=True)
-        synthetic = synthetic_examples(args.boards, args.seed)
+        synthetic = synthetic_examples(args.boards, args.seed, steep=args.steep, on_faces=args.faces_cuts)
         np.savez(synth_cache, x=synthetic.x, ref=synthetic.ref, y=synthetic.y, board=synthetic.board)
     if not np.isin(synthetic.y, [CLASS_INDEX[c] for c in LATER_LETTERS]).any():
         print(f"note: the renders hold no Spanish or Polish letter ({', '.join(LATER_LETTERS)}): {synth_cache} was "

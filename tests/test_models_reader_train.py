@@ -226,3 +226,19 @@ def test_a_glare_washes_the_crop_alone_towards_white():
     assert (lift > 0.15).float().mean() > 0.5              # most crops brighter than their reference somewhere …
     assert ((x - r).flatten(1).amin(1) > -0.2).all()       # … and nowhere much darker (noise and light aside)
     assert x.max() <= 1
+
+
+def test_a_steep_render_teaches_each_tile_on_the_plane_of_its_face_as_well_as_on_the_board():
+    from tilecam.models import synth
+    from tilecam.models.reader_data import _render_examples
+
+    seed = int(synth.TRAIN_SEEDS[3])
+    steep = _render_examples((seed, 0, 0.0, 0.0, 1.0, True))     # no bare square kept: tiles (and covered) only
+    tiles = np.flatnonzero((steep.y != CLASS_INDEX["."]) & (steep.y != CLASS_INDEX["#"]))
+    on_board, on_faces = tiles[:len(tiles) // 2], tiles[len(tiles) // 2:]
+    assert (on_faces == np.arange(len(steep) - len(on_faces), len(steep))).all()      # the faces' cuts come last
+    assert len(on_faces) and (steep.y[on_faces] == steep.y[on_board]).all()    # each tile twice, same label
+    # the faces' cut is another picture of the tile: up the picture from its square, the camera tilted 35-50 degrees
+    moved = np.abs(steep.x[on_faces].astype(int) - steep.x[on_board].astype(int)).mean(axis=(1, 2, 3))
+    assert np.median(moved) > 5
+    assert (steep.ref[on_faces] == steep.ref[on_board]).all()     # read beside the board's plane's reference

@@ -184,6 +184,36 @@ def test_a_tile_no_play_can_reach_is_left_out_once_the_players_go_on():
     assert interpret(board, Reading.from_rows(gap), EN, None, last_play=last, went_on=True).unreachable == ()
 
 
+def test_a_bare_square_read_surely_as_a_tile_beside_a_play_is_taken_for_a_misread_only_as_the_last_resort():
+    """A camera low over the board sees a tile's face over the bare square beyond it and reads a tile there, surely
+    (seed 25701 at 45 degrees: two squares beside FORtIES's column at 0.96-1.0, and the rest of the game was lost):
+    no play holds it (one player's hands: no two plays), and a play can reach it, so it is no stray. Once the
+    players went on, and as the last resort (``misread``), the fewest squares beside a new tile that leave a legal
+    reading are taken for bare ones misread; not before, not away from the new tiles (a hand put that one down),
+    and never a gap in one line (a word whose middle is still to come)."""
+    board, last = committed(("8H", "CAT"))
+    rows = rows_with(("H9", "OX"), ("G10", "E"), base=rows_with(("8H", "CAT")))   # OX down from the C; E beside X
+    reading = Reading.from_rows(rows, uncertain={(9, 6): [("E", 0.97), (".", 0.03)]})
+    assert interpret(board, reading, EN, None, last_play=last, one_player=True).kind == "unclear"
+    assert interpret(board, reading, EN, None, last_play=last, went_on=True, one_player=True).kind == "unclear"
+    result = interpret(board, reading, EN, None, last_play=last, went_on=True, one_player=True, misread=True)
+    assert result.kind == "play" and str(result.candidate.placement) == "H8 .OX"
+    assert result.misread == ((9, 6),) and result.ignored == ((9, 6),) and result.unreachable == ()
+    # left out so, it stays left out while it reads as a tile: the next play beside it is decided without it
+    after = board.copy()
+    after[8, 7], after[9, 7] = Tile("O"), Tile("X")
+    nxt = Reading.from_rows(rows_with(("I10", "E"), base=rows), uncertain={(9, 6): [("E", 0.97), (".", 0.03)]})
+    later = interpret(after, nxt, EN, None, strays=result.misread)
+    assert later.kind == "play" and str(later.candidate.placement) == "10H .E" and later.ignored == ((9, 6),)
+    # a tile read away from the new ones is no misread of theirs: the board waits
+    away = Reading.from_rows(rows_with(("H9", "OX"), ("K8", "S"), base=rows_with(("8H", "CAT"))))
+    assert interpret(board, away, EN, None, last_play=last, went_on=True, one_player=True, misread=True).kind == \
+        "unclear"
+    # new tiles in one line with a gap: a word's middle still to come, never a misread
+    partial = Reading.from_rows(rows_with(("H9", "O"), ("9C", "TO"), base=rows_with(("8H", "CAT"))))
+    assert interpret(board, partial, EN, None, last_play=last, went_on=True, misread=True).kind == "unclear"
+
+
 def test_two_plays_seen_at_once_are_split_in_turn_order():
     base = rows_with(("8H", "CAT"))
     board = Board.from_rows(base)

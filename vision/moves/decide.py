@@ -30,7 +30,10 @@ a gap between tiles may hold a tile the reader read surely bare — a blank (``h
 (``hidden_letter_odds``, the words through it choosing among the letters the bag holds) — and a tile read where no
 play can reach (:mod:`.reach`: nothing within a square's gap of it in its row or column) is left out, each costing
 every candidate alike (a premium print read as a blank under a lamp switched on mid-game), and again while it stays
-so. Before, a gap or a far tile may be a word still going down: the board waits.
+so. Where no reading is legal even so — nor as two boards in turn (the tracker's last resort) —, the fewest new
+squares that leave one (``misread_tiles`` at most) are taken for bare squares the reader misread, however surely (a tile's face seen over the bare square beyond it by a camera
+low over the board), and left out again while they read as tiles. Before, a gap or a far tile may be a word still
+going down: the board waits.
 
 A word the lexicon lacks costs odds, it is never forbidden: a phony read clearly (its letter ``phony_odds`` times
 surer than any letter that makes it a word) is the best candidate and is reported as a phony. A blank's letter comes
@@ -120,6 +123,12 @@ class Weights:
     #: letter read surely bare is rare (a shadow or glare over it when its play settled, the last tile of a word
     #: laid as the hand withdrew), but once it is, every later play through it has a gap and the game stalls.
     hidden_letter_odds: float = 100.0
+    #: Once the players went on past a board with no legal reading, at most this many of its new squares read as
+    #: tiles, however surely, are taken for bare squares misread — the fewest that leave a legal reading, each at
+    #: the cost of its reading, each beside a new tile (whose face a camera low over the board sees over it).
+    #: They were bare: the players went on, so the board they went past was legal. More than that is not one
+    #: misread but a board the tracker does not understand, and it waits.
+    misread_tiles: int = 2
 
 
 ResolvePolicy = Weights
@@ -134,7 +143,9 @@ class Interpretation:
     it, or None), ``"withdraw"`` / ``"withdraw+play"`` (the last play's tiles taken back), ``"disturbed"`` (tiles
     missing or moved that are not the last play), ``"unclear"`` (new tiles that make no legal candidate).
     ``ignored``: squares read as tiles that the decision took as empty (``unreachable``: those no play could include,
-    :mod:`.reach`); ``note``: what is a guess; ``score``: the winner's log-probability."""
+    :mod:`.reach`, and those left out before; ``misread``: those no legal reading held once the players went on,
+    taken for bare squares misread, ``Weights.misread_tiles``); ``note``: what is a guess; ``score``: the winner's
+    log-probability."""
 
     kind: str
     candidate: Candidate | None = None
@@ -146,6 +157,7 @@ class Interpretation:
     note: str = ""
     score: float = 0.0
     unreachable: tuple[Square, ...] = ()
+    misread: tuple[Square, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,14 +179,16 @@ class _Layout:
 def decide(board: Board, reading: Reading, new: Iterable[Square], tileset: TileSet, lexicon: Any = None,
            weights: Weights | None = None, last_play: Placement | None = None,
            first_changed: Mapping[Square, float] | None = None, went_on: bool = False,
-           same_hand: bool | None = None, one_player: bool = False, strays: Iterable[Square] = ()
-           ) -> Interpretation:
+           same_hand: bool | None = None, one_player: bool = False, strays: Iterable[Square] = (),
+           misread: bool = False) -> Interpretation:
     """The most probable event that put tiles on ``new`` (squares empty on ``board`` read as tiles).
     ``first_changed``: seconds at which new squares' pixels first changed with a tile on them since the board was
     last looked at (the tracker's record; a square missing from it, or no record: the frames do not tell).
     ``went_on``: the players went on past this board unclear: a gap may hold a blank read bare, and new tiles no
-    play can reach are left out (:mod:`.reach`). ``strays``: squares left out so when the board was last decided
-    (the tracker's memory): left out again while no play can reach them.
+    play can reach are left out (:mod:`.reach`); ``misread`` (the tracker's last resort, with ``went_on``): where no
+    reading is legal even so, the fewest new squares taken for bare ones misread (``Weights.misread_tiles``).
+    ``strays``: squares left out so when the board was last decided
+    (the tracker's memory): left out again while they read as tiles.
     ``same_hand``: whether this change's hand came from the side of the board the last play's did (None: a hand
     not seen in one of them); ``one_player``: every arm over the board in this change came from one side (no two
     plays in it)."""
@@ -185,7 +199,8 @@ def decide(board: Board, reading: Reading, new: Iterable[Square], tileset: TileS
     # left out, each costing every candidate alike: those left out before, and once the players went on the rest —
     # but a word laid from its far end, or with its middle still to come (in line with a tile within reach), is no stray
     to_come = set(in_line_with(far, [s for s in new if s not in far], w.rack_size - 1))
-    strays = tuple(s for s in far if s in left_before or (went_on and len(far) < len(new) and s not in to_come))
+    strays = tuple(s for s in new if s in left_before
+                   or (s in far and went_on and len(far) < len(new) and s not in to_come))
     new = [s for s in new if s not in strays]
     if not new:
         return Interpretation("none", ignored=strays, unreachable=strays)
@@ -204,32 +219,67 @@ def decide(board: Board, reading: Reading, new: Iterable[Square], tileset: TileS
     sure += [s for s in open_[room:] if tile_p[s] >= 0.5]
     open_ = hidden + open_[:room]
     last_phony = _phony_count(board, last_play, lexicon, tileset.letters)
-    best: tuple[float, int, Interpretation] | None = None
-    first_reason = ""
-    for pick in itertools.product((True, False), repeat=len(open_)):
-        tiles = sorted(sure + [s for s, on in zip(open_, pick) if on])
-        empty_logp = sum(math.log(max(1 - tile_p[s], 1e-12)) for s in probs if s not in tiles)
-        ignored = tuple(sorted([s for s in new if s not in tiles] + list(strays)))
-        if not tiles:
-            if _better(empty_logp, 0, best):
-                best = (empty_logp, 0, Interpretation("none", ignored=ignored, score=empty_logp))
-            continue
-        for layout in _layouts(board, tiles, last_play, w, first_changed or {}, same_hand, one_player):
-            try:
-                found = _best_letters(layout, probs, unseen, tileset, lexicon, w, hidden)
-            except NotAMove as exc:
-                first_reason = first_reason or exc.reason
+    reasons: list[str] = []
+
+    def search(sure: list[Square], open_: list[Square]) -> tuple[float, int, Interpretation] | None:
+        best: tuple[float, int, Interpretation] | None = None
+        for pick in itertools.product((True, False), repeat=len(open_)):
+            tiles = sorted(sure + [s for s, on in zip(open_, pick) if on])
+            empty_logp = sum(math.log(max(1 - tile_p[s], 1e-12)) for s in probs if s not in tiles)
+            ignored = tuple(sorted([s for s in new if s not in tiles] + list(strays)))
+            if not tiles:
+                if _better(empty_logp, 0, best):
+                    best = (empty_logp, 0, Interpretation("none", ignored=ignored, score=empty_logp))
                 continue
-            if found is None:
-                continue
-            score = empty_logp + layout.prior + found[0] - (last_phony if layout.kind != "amend" else 0) * \
-                math.log(w.phony_odds)
-            if _better(score, layout.seen, best):
-                best = (score, layout.seen, _interpretation(layout, found[1], probs, reading, tileset, lexicon, w,
-                                                            last_play, ignored, score))
+            for layout in _layouts(board, tiles, last_play, w, first_changed or {}, same_hand, one_player):
+                try:
+                    found = _best_letters(layout, probs, unseen, tileset, lexicon, w, hidden)
+                except NotAMove as exc:
+                    reasons.append(exc.reason)
+                    continue
+                if found is None:
+                    continue
+                score = empty_logp + layout.prior + found[0] - (last_phony if layout.kind != "amend" else 0) * \
+                    math.log(w.phony_odds)
+                if _better(score, layout.seen, best):
+                    best = (score, layout.seen, _interpretation(layout, found[1], probs, reading, tileset, lexicon,
+                                                                w, last_play, ignored, score))
+        return best
+
+    best = search(sure, open_)
+    bare: tuple[Square, ...] = ()          # new squares read as tiles, taken for bare ones misread
+    if best is None and misread and not _one_line(new):
+        # (new tiles in one line with a gap are a word whose middle is still to come, not a misread)
+        best, bare = _without_misread(new, sure, open_, search, w.misread_tiles)
     if best is None:
-        return Interpretation("unclear", reason=first_reason or "the new tiles make no play", unreachable=strays)
-    return replace(best[2], unreachable=strays)
+        return Interpretation("unclear", reason=reasons[0] if reasons else "the new tiles make no play",
+                              unreachable=strays)
+    return replace(best[2], unreachable=strays, misread=bare)
+
+
+def _one_line(squares: Sequence[Square]) -> bool:
+    return len({r for r, _ in squares}) == 1 or len({c for _, c in squares}) == 1
+
+
+def _without_misread(new: Sequence[Square], sure: list[Square], open_: list[Square], search, most: int
+                     ) -> tuple[tuple[float, int, "Interpretation"] | None, tuple[Square, ...]]:
+    """The best of ``search`` with the fewest of ``new`` (``most`` at most) taken for bare squares misread as
+    tiles, and those squares; (None, ()) where no such few leave a legal reading (``Weights.misread_tiles``). Only
+    a square beside a new tile kept is taken so: what misleads the reader there is that tile (its face seen over
+    the square beyond it); a tile read away from the new ones was put down by a hand, and the board waits."""
+    for k in range(1, min(most, len(new) - 1) + 1):
+        best, left = None, ()
+        for out in itertools.combinations(new, k):
+            kept = set(new) - set(out)
+            if not all(any((r + dr, c + dc) in kept for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0)))
+                       for r, c in out):
+                continue
+            found = search([s for s in sure if s not in out], [s for s in open_ if s not in out])
+            if found is not None and found[2].kind != "none" and _better(found[0], found[1], best):
+                best, left = found, out
+        if best is not None:
+            return best, left
+    return None, ()
 
 
 def _better(score: float, seen: int, best: tuple[float, int, Interpretation] | None) -> bool:

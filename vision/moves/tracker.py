@@ -120,7 +120,8 @@ class MoveTracker:
         self._named_from_words: frozenset[tuple[int, int]] = frozenset()  # the last play's blanks its words named
         self.unclear = UnclearBoard()      # the last board left unclear, and whether the players went on past it
         self._strays: frozenset[tuple[int, int]] = frozenset()   # read as tiles no play can reach, left out when the
-                                                                 # board was last decided (moves.reach)
+                                                                 # board was last decided (moves.reach) …
+        self._misread: frozenset[tuple[int, int]] = frozenset()  # … or no legal reading held (decide: misread)
         self.turns_seen: list[tuple[float, BoardTurn]] = []   # (t, turn): the board turned on the table, no move
         self._turn_news = ""               # a turn seen in the frame being tracked, said before its status
         if board_rows is not None:
@@ -154,7 +155,7 @@ class MoveTracker:
         self.blanks.forget()
         self.corrections.forget()      # letters read against the old board count for nothing now
         self.unclear.decided()
-        self._strays = frozenset()
+        self._strays = self._misread = frozenset()
         # The board the camera last saw settled is not looked at again: after an undo or a refused play the tiles
         # are usually still down, and re-reading them would undo the players' decision. The next change counts.
 
@@ -348,11 +349,14 @@ class MoveTracker:
         if result.kind not in ("disturbed", "unclear"):
             self.first_changes.forget()     # decided: what changes next belongs to the next move (pending: kept)
             self.hand_sides.forget()
-            self._strays = frozenset(result.unreachable)
+            self._strays = frozenset(result.unreachable) | frozenset(result.misread)
+            self._misread = (self._misread | frozenset(result.misread)) & self._strays
         if result.kind in ("play", "withdraw+play", "none"):
             self.blanks.judged_bare(result.ignored, reading)
         if result.unreachable:
             self.stats.unreachable += 1
+        if result.misread:
+            self.stats.misread += 1
         self._settled_handled = True
         player = clock[1] if clock else None
         if result.kind == "none":
@@ -396,8 +400,8 @@ class MoveTracker:
                     self.blanks.committed(e.placement, reading)
             self.corrections.keep_to(self.board)
             self.status = "committed " + "; ".join(str(e) for e in events)
-        if result.unreachable:
-            self.status += f" ({_unreachable_note(result.unreachable)})"
+        if result.unreachable or result.misread:
+            self.status += f" ({_left_out_note((*result.unreachable, *result.misread), self._misread)})"
         if events:
             self.stats.commits += len(events)
             self.stats.commit_s.append(time.perf_counter() - t0)
@@ -407,8 +411,10 @@ class MoveTracker:
         """``interpret`` the settled board; when it is unclear and the players went on past it (more tiles put down
         since it was last unclear, none of those taken away; or a clock press said the play is done), again,
         allowing a blank read as the bare board in a gap and leaving out new tiles no play can reach (``decide``'s
-        ``went_on``): else one blank read bare, or one premium print read as a tile under a new lamp, stalls the game
-        for good, every later play adding to a board that has no legal reading. With it, the side of the board this
+        ``went_on``), then as two boards in turn, then, the last resort, with the fewest squares read as tiles taken
+        for bare ones misread (``decide``'s ``misread``: a tile's face over the square beyond it at 45 degrees):
+        else one blank read bare, one premium print read as a tile under a new lamp, or one lifted face, stalls the
+        game for good, every later play adding to a board that has no legal reading. With it, the side of the board this
         change's hand came from (``hands``; None: not told)."""
         added = diff_board(self.board, reading, self.config.resolve.clear).added
         in_picture = self._in_picture(added)
@@ -418,10 +424,18 @@ class MoveTracker:
             same_hand = True        # no hand seen, but too soon after the last play for the next player's turn
         one_player = self.hand_sides.one_side(in_picture)
 
-        def once(went_on: bool) -> Interpretation:
+        def once(went_on: bool, misread: bool = False) -> Interpretation:
             return interpret(self.board, reading, self.tileset, self.lexicon, self.last_play, self.config.resolve,
                              self.first_changes.squares(self.rotation), went_on=went_on, same_hand=same_hand,
-                             one_player=one_player, strays=self._strays)
+                             one_player=one_player, strays=self._strays, misread=misread)
+
+        def in_turn(misread: bool) -> Interpretation | None:
+            # more plays than one change holds: the board they went on past first, then what came since
+            if previous is None or not previous < new:
+                return None
+            return interpret_in_turn(self.board, reading, previous, self.tileset, self.lexicon, self.last_play,
+                                     self.config.resolve, self.first_changes.squares(self.rotation),
+                                     one_player=one_player, strays=self._strays, misread=misread)
 
         result = once(False)
         if result.kind != "unclear":
@@ -432,11 +446,11 @@ class MoveTracker:
         previous = self.unclear.left_unclear(new, pressed)
         if self.unclear.went_on:
             again = once(True)
-            if again.kind == "unclear" and previous is not None and previous < new:
-                # more plays than one change holds: the board they went on past first, then what came since
-                again = interpret_in_turn(self.board, reading, previous, self.tileset, self.lexicon, self.last_play,
-                                          self.config.resolve, self.first_changes.squares(self.rotation),
-                                          one_player=one_player, strays=self._strays) or again
+            if again.kind == "unclear":
+                again = in_turn(False) or again
+            if again.kind == "unclear":
+                # the last resort: the fewest squares read as tiles, however surely, were bare (decide.misread_tiles)
+                again = in_turn(True) or once(True, misread=True)
             if again.kind != "unclear":
                 self.unclear.decided()
                 log.info("the players went on past an unclear board: a gap may hold a blank read bare, a tile "
@@ -580,10 +594,18 @@ class MoveTracker:
         self._named_from_words -= {(row, col)}       # the players' name stands
 
 
-def _unreachable_note(squares: Sequence[tuple[int, int]]) -> str:
-    """What the status says of tiles read where no play can reach (``moves.reach``)."""
-    names = ", ".join(square_name(r, c) for r, c in squares[:4]) + (" …" if len(squares) > 4 else "")
-    return f"left out: read as a tile at {names}, where no play can reach"
+def _left_out_note(squares: Sequence[tuple[int, int]], misread: frozenset[tuple[int, int]]) -> str:
+    """What the status says of squares read as tiles and left out: where no play can reach (``moves.reach``), or
+    taken for bare squares misread (``misread``: no legal reading held them once the players went on)."""
+    def names(group: list[tuple[int, int]]) -> str:
+        return ", ".join(square_name(r, c) for r, c in group[:4]) + (" …" if len(group) > 4 else "")
+
+    far = sorted(s for s in set(squares) if s not in misread)
+    bare = sorted(s for s in set(squares) if s in misread)
+    notes = ([f"read as a tile at {names(far)}, where no play can reach"] if far else []) + \
+        ([f"read as a tile at {names(bare)}, taken for a bare square misread (no legal reading holds it)"]
+         if bare else [])
+    return "left out: " + "; ".join(notes)
 
 
 def _under_hand(reading: Reading, look: Look | None) -> np.ndarray:
