@@ -180,7 +180,8 @@ def test_photos_that_read_a_committed_tile_bare_twice_take_it_out_and_the_game_g
     """The Romanian stills of game 3 (a model that never saw the board): a bare square beside a play read as a blank
     and committed with it; every later photo then missed a tile there beside the new ones, and the game stalled with
     9 moves to go. Two photos in a row that read it bare take it out (a "correct" to "."), and the plays since are
-    found. On live video a tile read bare is waited for (lifted and held, or slid aside), however long."""
+    found. On live video a tile read bare is waited for (lifted and held, or slid aside), however long — until the
+    players go on past it (below)."""
     tr = MoveTracker("english", config=TrackerConfig.for_stills())
     photos = [rows_with(("8G", "?CAT")),                                  # G8 bare, read as a blank
               rows_with(("8G", "?CAT"), ("I8", ".X")),
@@ -203,6 +204,32 @@ def test_photos_that_read_a_committed_tile_bare_twice_take_it_out_and_the_game_g
     live = MoveTracker("english", board_rows=CAT, config=TrackerConfig(settle_readings=1))
     lifted = rows_with(("8H", "CA"))
     assert all(live.feed(Reading.from_rows(lifted), float(t)) == [] for t in range(6)) and live.board.rows() == CAT
+
+
+def test_on_video_a_committed_tile_read_bare_is_taken_out_once_the_players_go_on_past_it():
+    """Seed 25703 at 45 degrees: the bare square beyond FLABS's S read surely as an S and committed as FLABSS; a
+    whole read two plays later showed it bare, and "tiles missing" stalled the rest of the game. A tile read bare is
+    waited for (it may be lifted and held); once more tiles went down since, away from it, it was never there: a
+    "correct" to bare, and the plays since are decided."""
+    live = MoveTracker("english", board_rows=CAT, config=TrackerConfig(settle_readings=1))
+    phantom = rows_with(("K8", "S"), base=CAT)                  # K8 bare, read as an S
+    ox = rows_with(("H9", "OX"), base=phantom)
+    assert [str(e) for e in live.feed(Reading.from_rows(phantom), 0.0)] == ["play 8H ...S"]
+    assert [str(e) for e in live.feed(Reading.from_rows(ox), 1.0)] == ["play H8 .OX"]
+    bare = rows_with(("H9", "OX"), ("10F", "AA"), base=CAT)     # K8 read bare now, and AA before the X
+    assert all(live.feed(Reading.from_rows(bare), 2.0 + t) == [] for t in range(3))
+    assert live.status.startswith("disturbed") and live.board[7, 10] is not None
+    then = rows_with(("I9", "E"), base=bare)                   # an E beside the X: the players went on
+    events = [str(e) for e in live.feed(Reading.from_rows(then), 6.0)]
+    assert events[0] == "correct K8 to bare" and len(events) == 3 and all(e.startswith("play") for e in events[1:])
+    assert live.board.rows() == then
+    # beside a new tile it may be a tile slid a square aside: still waited for
+    slid = MoveTracker("english", board_rows=CAT, config=TrackerConfig(settle_readings=1))
+    slid.feed(Reading.from_rows(phantom), 0.0)
+    slid.feed(Reading.from_rows(ox), 1.0)
+    beside = rows_with(("H9", "OX"), ("L8", "S"), base=CAT)
+    assert all(slid.feed(Reading.from_rows(rows), float(t)) == []
+               for t, rows in enumerate([beside, beside, rows_with(("10F", "AA"), base=beside)], 2))
 
 
 def test_a_tile_swapped_in_place_under_a_hand_is_looked_at_again():

@@ -4,11 +4,17 @@ A later read of the same still square is the better one when settled boards sinc
 (or as a bare square) ``correct_after`` times in a row (``TrackerConfig``): the light or the hand's shadow was on it
 when its play was committed. A letter the model hardly believed when it was committed (``DOUBTED``) is put right by
 the first board that reads it clearly, before the next play is judged with the wrong count.
+
+On live video a committed tile read bare may be one lifted and held, and the board waits ("tiles missing"); but once
+the players went on past it — more tiles put down since, away from it — it was a bare square misread as a tile when
+its play was committed (a tile's face seen over the square beyond it by a camera low over the board), and it is
+taken out (:meth:`Corrections.gone_past`): else the game stalls for good on a tile that was never there.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,12 +24,17 @@ from tilecam.engine.move import Placement
 from tilecam.engine.tiles import TileSet
 from tilecam.vision.moves.events import DetectedEvent
 from tilecam.vision.moves.reading import BLANK, EMPTY, OCCLUDED, Reading
+from tilecam.vision.moves.unclear import word_still_going_down
 
 log = logging.getLogger(__name__)
 
 #: A tile committed with its letter's probability under this is corrected on one clear read: the model gave its
 #: letter less than even odds, so one board that reads it clearly is worth more than the read it was committed on.
 DOUBTED = 0.5
+
+#: At most this many committed tiles read bare are taken out once the players went on past them: more is a board
+#: swept or moved, not a misread.
+GONE_PAST_MOST = 2
 
 
 @dataclass
@@ -32,10 +43,41 @@ class Corrections:
 
     misread: dict[tuple[int, int], tuple[str, int]] = field(default_factory=dict)  # square -> (letter since, settles)
     doubted: set[tuple[int, int]] = field(default_factory=set)   # committed tiles whose letter was read under DOUBTED
+    # committed tiles read bare on a board left disturbed, and the new tiles read then (None: no such board)
+    missing: tuple[frozenset[tuple[int, int]], frozenset[tuple[int, int]]] | None = None
 
     def forget(self) -> None:
         """The board changed other than by the camera: letters read against the old board count for nothing."""
-        self.misread, self.doubted = {}, set()
+        self.misread, self.doubted, self.missing = {}, set(), None
+
+    def gone_past(self, board: Board, missing: Iterable[tuple[int, int]], added: Iterable[tuple[int, int]],
+                  pressed: bool, t: float) -> list[DetectedEvent]:
+        """A settled board left disturbed by committed tiles read bare (``missing``, none of the last play) with new
+        tiles ``added``: the ``correct`` events taking those tiles out of ``board`` once the players went on past
+        them — the same tiles read bare on a board before, more new tiles since (not one word still going down
+        into its own line), or a clock ``pressed`` — and none beside a new tile (a tile slid a square aside), at
+        most ``GONE_PAST_MOST``. Until then the board waits (a tile lifted and held), and nothing changes."""
+        missing, added = frozenset(missing), frozenset(added)
+        before, self.missing = self.missing, (missing, added)
+        if not missing or len(missing) > GONE_PAST_MOST or any(
+                abs(r - ar) <= 1 and abs(c - ac) <= 1 for r, c in missing for ar, ac in added):
+            return []
+        went_on = pressed or (before is not None and before[0] == missing and added > before[1]
+                              and not word_still_going_down(before[1], added - before[1]))
+        if not went_on:
+            return []
+        self.missing = None
+        out = []
+        for r, c in sorted(missing):
+            tile = board[r, c]
+            board[r, c] = None
+            self.doubted.discard((r, c))
+            self.misread.pop((r, c), None)
+            was = "a blank" if tile.is_blank else tile.letter
+            out.append(DetectedEvent("correct", t=t, square=(r, c), letter=EMPTY,
+                                     note=f"{square_name(r, c)} was committed as {was} and has read bare since, "
+                                          "and the players went on past it"))
+        return out
 
     def committed(self, placement: Placement, reading: Reading) -> None:
         """A play's tiles were committed from ``reading``: the ones whose letter it hardly believed are doubted."""
@@ -90,4 +132,4 @@ class Corrections:
         return out
 
 
-__all__ = ["Corrections", "DOUBTED"]
+__all__ = ["Corrections", "DOUBTED", "GONE_PAST_MOST"]

@@ -343,6 +343,13 @@ class MoveTracker:
         # first: the play is judged on them
         events = self.corrections.found(self.board, reading, self.last_play, self.tileset, self.config, t)
         result, side = self._decide(reading, clock is not None)
+        if result.kind == "disturbed" and self.config.remove_after <= 0:     # (photos: remove_after does it)
+            gone = self._gone_past(reading, clock is not None, t)
+            if gone:
+                events += gone
+                result, side = self._decide(reading, clock is not None)
+        else:
+            self.corrections.missing = None
         if result.kind == "play" and self.config.rotations and next(iter(self.board.tiles()), None) is None:
             reading, result = self._first_play_turn(reading, result)
         later_side = self._later_play_side(result)
@@ -406,6 +413,16 @@ class MoveTracker:
             self.stats.commits += len(events)
             self.stats.commit_s.append(time.perf_counter() - t0)
         return events
+
+    def _gone_past(self, reading: Reading, pressed: bool, t: float) -> list[DetectedEvent]:
+        """The committed tiles read bare on this disturbed board (none of the last play) taken out once the
+        players went on past them (``Corrections.gone_past``)."""
+        diff = diff_board(self.board, reading, self.config.resolve.clear)
+        last = {(r, c) for r, c, _ in self.last_play.new_tiles()} if self.last_play is not None else set()
+        missing = set(diff.removed) - last
+        if not missing or (set(diff.removed) & last):
+            return []
+        return self.corrections.gone_past(self.board, missing, diff.added, pressed, t)
 
     def _decide(self, reading: Reading, pressed: bool) -> tuple[Interpretation, int | None]:
         """``interpret`` the settled board; when it is unclear and the players went on past it (more tiles put down
