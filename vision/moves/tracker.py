@@ -15,8 +15,12 @@
   changed, :class:`~tilecam.vision.moves.belief.FirstChanges`, a guess where the frames do not tell); the last
   play's tiles gone → a withdrawal (a phony taken back), possibly with the next play already down; new tiles that
   only make sense as part of the last play → the last play amended; tiles missing or moved that are not the last
-  play → no move until it is put right. A committed tile of an earlier play that settled boards since show clearly
-  as another letter, twice in a row, was misread → a ``correct`` event. A board
+  play → no move until it is put right, or until the players went on past them: they were bare squares misread as
+  tiles → a ``correct`` to bare (:meth:`~.corrections.Corrections.gone_past`). A committed tile of an earlier play
+  that settled boards since show clearly as another letter, twice in a row, was misread → a ``correct`` event. A
+  board with no legal reading waits; once the players went on past it, a gap may hold a blank read bare, a tile no
+  play can reach is left out, two boards are decided in turn, and, the last resort, a square read as a tile beside
+  a new one is taken for a bare square misread (``decide``'s ``misread``). A board
   turned on the table (a turntable) is no move: the board read in its other turns matches the committed letters
   (:mod:`tilecam.vision.moves.turned`), the reader reads it its new way from then on, and ``status`` says so.
 * Whose hand: the capture loop tells :meth:`MoveTracker.note_motion` where its small image moved, the tracker lays
