@@ -182,6 +182,12 @@ def test_a_tile_no_play_can_reach_is_left_out_once_the_players_go_on():
     # a tile a square away in its line (a gap a blank read bare may fill) is within reach: not left out
     gap = rows_with(("H9", "O"), ("8L", "S"), base=rows_with(("8H", "CAT")))
     assert interpret(board, Reading.from_rows(gap), EN, None, last_play=last, went_on=True).unreachable == ()
+    # once a play reaches it, it is looked at again: the word that came through it (seed 26200: WITHY's W)
+    stray = rows_with(("J5", "A"), base=rows_with(("8H", "CAT")))
+    assert interpret(board, Reading.from_rows(stray), EN, None, last_play=last, strays=[(4, 9)]).kind == "none"
+    through = rows_with(("J5", "ABU"), base=rows_with(("8H", "CAT")))
+    result = interpret(board, Reading.from_rows(through), EN, None, last_play=last, strays=[(4, 9)])
+    assert result.kind == "play" and str(result.candidate.placement) == "J5 ABU." and result.unreachable == ()
 
 
 def test_a_bare_square_read_surely_as_a_tile_beside_a_play_is_taken_for_a_misread_only_as_the_last_resort():
@@ -203,8 +209,9 @@ def test_a_bare_square_read_surely_as_a_tile_beside_a_play_is_taken_for_a_misrea
     after = board.copy()
     after[8, 7], after[9, 7] = Tile("O"), Tile("X")
     nxt = Reading.from_rows(rows_with(("I10", "E"), base=rows), uncertain={(9, 6): [("E", 0.97), (".", 0.03)]})
-    later = interpret(after, nxt, EN, None, strays=result.misread)
+    later = interpret(after, nxt, EN, None, bare=result.misread)
     assert later.kind == "play" and str(later.candidate.placement) == "10H .E" and later.ignored == ((9, 6),)
+    assert later.misread == ((9, 6),) and later.unreachable == ()
     # a tile read away from the new ones is no misread of theirs: the board waits
     away = Reading.from_rows(rows_with(("H9", "OX"), ("K8", "S"), base=rows_with(("8H", "CAT"))))
     assert interpret(board, away, EN, None, last_play=last, went_on=True, one_player=True, misread=True).kind == \

@@ -180,15 +180,15 @@ def decide(board: Board, reading: Reading, new: Iterable[Square], tileset: TileS
            weights: Weights | None = None, last_play: Placement | None = None,
            first_changed: Mapping[Square, float] | None = None, went_on: bool = False,
            same_hand: bool | None = None, one_player: bool = False, strays: Iterable[Square] = (),
-           misread: bool = False) -> Interpretation:
+           misread: bool = False, bare: Iterable[Square] = ()) -> Interpretation:
     """The most probable event that put tiles on ``new`` (squares empty on ``board`` read as tiles).
     ``first_changed``: seconds at which new squares' pixels first changed with a tile on them since the board was
     last looked at (the tracker's record; a square missing from it, or no record: the frames do not tell).
     ``went_on``: the players went on past this board unclear: a gap may hold a blank read bare, and new tiles no
     play can reach are left out (:mod:`.reach`); ``misread`` (the tracker's last resort, with ``went_on``): where no
     reading is legal even so, the fewest new squares taken for bare ones misread (``Weights.misread_tiles``).
-    ``strays``: squares left out so when the board was last decided
-    (the tracker's memory): left out again while they read as tiles.
+    ``strays``: squares left out so when the board was last decided (the tracker's memory): left out again while no
+    play can reach them; ``bare``: squares taken for bare ones misread then: left out again while they read as tiles.
     ``same_hand``: whether this change's hand came from the side of the board the last play's did (None: a hand
     not seen in one of them); ``one_player``: every arm over the board in this change came from one side (no two
     plays in it)."""
@@ -199,11 +199,12 @@ def decide(board: Board, reading: Reading, new: Iterable[Square], tileset: TileS
     # left out, each costing every candidate alike: those left out before, and once the players went on the rest —
     # but a word laid from its far end, or with its middle still to come (in line with a tile within reach), is no stray
     to_come = set(in_line_with(far, [s for s in new if s not in far], w.rack_size - 1))
-    strays = tuple(s for s in new if s in left_before
-                   or (s in far and went_on and len(far) < len(new) and s not in to_come))
-    new = [s for s in new if s not in strays]
+    strays = tuple(s for s in far if s in left_before or (went_on and len(far) < len(new) and s not in to_come))
+    bare_before = tuple(s for s in new if s in set(bare) and s not in strays)
+    left_out = (*strays, *bare_before)
+    new = [s for s in new if s not in left_out]
     if not new:
-        return Interpretation("none", ignored=strays, unreachable=strays)
+        return Interpretation("none", ignored=tuple(sorted(left_out)), unreachable=strays, misread=bare_before)
     unseen = unseen_tiles(board, tileset)
     labels = tuple(tileset.letters) + ((BLANK,) if tileset.blanks else ())
     extra = _around(board, reading, new, unseen, labels, w)
@@ -226,7 +227,7 @@ def decide(board: Board, reading: Reading, new: Iterable[Square], tileset: TileS
         for pick in itertools.product((True, False), repeat=len(open_)):
             tiles = sorted(sure + [s for s, on in zip(open_, pick) if on])
             empty_logp = sum(math.log(max(1 - tile_p[s], 1e-12)) for s in probs if s not in tiles)
-            ignored = tuple(sorted([s for s in new if s not in tiles] + list(strays)))
+            ignored = tuple(sorted([s for s in new if s not in tiles] + list(left_out)))
             if not tiles:
                 if _better(empty_logp, 0, best):
                     best = (empty_logp, 0, Interpretation("none", ignored=ignored, score=empty_logp))
@@ -247,14 +248,15 @@ def decide(board: Board, reading: Reading, new: Iterable[Square], tileset: TileS
         return best
 
     best = search(sure, open_)
-    bare: tuple[Square, ...] = ()          # new squares read as tiles, taken for bare ones misread
-    if best is None and misread and not _one_line(new):
-        # (new tiles in one line with a gap are a word whose middle is still to come, not a misread)
-        best, bare = _without_misread(new, sure, open_, search, w.misread_tiles)
+    taken: tuple[Square, ...] = ()         # new squares read as tiles, taken for bare ones misread
+    if best is None and misread and not _one_line(new) and len(new) <= 2 * w.rack_size + w.misread_tiles:
+        # (new tiles in one line with a gap are a word whose middle is still to come, not a misread; more than two
+        # racks' tiles and the misread ones are no two plays, whichever are left out)
+        best, taken = _without_misread(new, sure, open_, search, w.misread_tiles)
     if best is None:
         return Interpretation("unclear", reason=reasons[0] if reasons else "the new tiles make no play",
-                              unreachable=strays)
-    return replace(best[2], unreachable=strays, misread=bare)
+                              unreachable=strays, misread=bare_before)
+    return replace(best[2], unreachable=strays, misread=tuple(sorted((*bare_before, *taken))))
 
 
 def _one_line(squares: Sequence[Square]) -> bool:

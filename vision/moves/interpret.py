@@ -77,21 +77,23 @@ def interpret(board: Board, reading: Reading, tileset: TileSet, lexicon: Any = N
               last_play: Placement | None = None, policy: Weights | None = None,
               first_changed: Mapping[tuple[int, int], float] | None = None,
               went_on: bool = False, same_hand: bool | None = None, one_player: bool = False,
-              strays: Iterable[tuple[int, int]] = (), misread: bool = False) -> Interpretation:
+              strays: Iterable[tuple[int, int]] = (), misread: bool = False,
+              bare: Iterable[tuple[int, int]] = ()) -> Interpretation:
     """What the settled ``reading`` means against the committed ``board`` (whose last play was ``last_play``);
     ``first_changed``: when squares' pixels first changed since the board was last looked at (the order of two
     plays in one change, :func:`~tilecam.vision.moves.decide.decide`); ``went_on``: the players went on past
     this board unclear (a gap may hold a blank read bare, a tile no play can reach is left out: ``decide``);
     ``same_hand``: whether this change's hand came from the side the last play's did, ``one_player``: every arm came
     from one side; ``strays``: squares left out as out of reach when the board was last decided (``decide``);
-    ``misread``: the fewest new squares read as tiles may be bare ones misread (``decide``, the last resort)."""
+    ``misread``: the fewest new squares read as tiles may be bare ones misread (``decide``, the last resort);
+    ``bare``: squares taken so when the board was last decided (``decide``)."""
     policy = policy or Weights()
     diff = diff_board(board, reading, policy.clear)
     if diff.empty:
         return Interpretation("none")
     if not diff.removed:
         return decide(board, reading, diff.added, tileset, lexicon, policy, last_play, first_changed, went_on,
-                      same_hand, one_player, strays, misread)
+                      same_hand, one_player, strays, misread, bare)
 
     last_squares = {(r, c) for r, c, _ in last_play.new_tiles()} if last_play is not None else set()
     removed = set(diff.removed)
@@ -104,7 +106,7 @@ def interpret(board: Board, reading: Reading, tileset: TileSet, lexicon: Any = N
             if not diff.added:
                 return Interpretation("none")
             return decide(board, reading, diff.added, tileset, lexicon, policy, first_changed=first_changed,
-                          went_on=went_on, strays=strays, misread=misread)
+                          went_on=went_on, strays=strays, misread=misread, bare=bare)
     if last_squares and removed <= last_squares:
         before = board.copy()
         for r, c in last_squares:
@@ -142,7 +144,8 @@ def read_surely(reading: Reading, labels: Mapping[tuple[int, int], str]) -> Read
 def interpret_in_turn(board: Board, reading: Reading, earlier: Iterable[tuple[int, int]], tileset: TileSet,
                       lexicon: Any = None, last_play: Placement | None = None, policy: Weights | None = None,
                       first_changed: Mapping[tuple[int, int], float] | None = None, one_player: bool = False,
-                      strays: Iterable[tuple[int, int]] = (), misread: bool = False) -> Interpretation | None:
+                      strays: Iterable[tuple[int, int]] = (), misread: bool = False,
+                      bare: Iterable[tuple[int, int]] = ()) -> Interpretation | None:
     """A board left unclear (``earlier``: its new squares) that the players went on past, decided first as it lay
     then — the players went on, so its gaps may hold a blank read bare (``went_on``); its decision plays, or the
     last play amended and the next play —, and what was put down since decided on top of it. Without this, every
@@ -153,7 +156,7 @@ def interpret_in_turn(board: Board, reading: Reading, earlier: Iterable[tuple[in
     since = [s for s in diff_board(board, reading, (policy or Weights()).clear).added if s not in earlier]
     as_then = read_surely(reading, dict.fromkeys(since, EMPTY))     # the board as they went on past it
     past = interpret(board, as_then, tileset, lexicon, last_play, policy, first_changed, went_on=True,
-                     one_player=one_player, strays=strays, misread=misread)
+                     one_player=one_player, strays=strays, misread=misread, bare=bare)
     if past.kind not in ("play", "amend") or past.candidate is None:
         return None
     plays = (*past.earlier, past.candidate)
@@ -166,7 +169,7 @@ def interpret_in_turn(board: Board, reading: Reading, earlier: Iterable[tuple[in
                 found[r, c] = BLANK if tile.is_blank else tile.letter
     note = "decided once the players went on past it" + (f"; {past.note}" if past.note else "")
     rest = interpret(after, read_surely(reading, found), tileset, lexicon, past.candidate.placement, policy,
-                     first_changed, strays=(*past.unreachable, *past.misread))
+                     first_changed, strays=past.unreachable, bare=past.misread)
     if rest.kind != "play" or rest.candidate is None:
         return replace(past, note=note) if past.earlier else past
     return Interpretation(past.kind, candidate=rest.candidate, earlier=plays + rest.earlier, amended=past.amended,

@@ -360,8 +360,7 @@ class MoveTracker:
         if result.kind not in ("disturbed", "unclear"):
             self.first_changes.forget()     # decided: what changes next belongs to the next move (pending: kept)
             self.hand_sides.forget()
-            self._strays = frozenset(result.unreachable) | frozenset(result.misread)
-            self._misread = (self._misread | frozenset(result.misread)) & self._strays
+            self._strays, self._misread = frozenset(result.unreachable), frozenset(result.misread)
         if result.kind in ("play", "withdraw+play", "none"):
             self.blanks.judged_bare(result.ignored, reading)
         if result.unreachable:
@@ -412,7 +411,7 @@ class MoveTracker:
             self.corrections.keep_to(self.board)
             self.status = "committed " + "; ".join(str(e) for e in events)
         if result.unreachable or result.misread:
-            self.status += f" ({_left_out_note((*result.unreachable, *result.misread), self._misread)})"
+            self.status += f" ({_left_out_note(result.unreachable, result.misread)})"
         if events:
             self.stats.commits += len(events)
             self.stats.commit_s.append(time.perf_counter() - t0)
@@ -448,7 +447,7 @@ class MoveTracker:
         def once(went_on: bool, misread: bool = False) -> Interpretation:
             return interpret(self.board, reading, self.tileset, self.lexicon, self.last_play, self.config.resolve,
                              self.first_changes.squares(self.rotation), went_on=went_on, same_hand=same_hand,
-                             one_player=one_player, strays=self._strays, misread=misread)
+                             one_player=one_player, strays=self._strays, misread=misread, bare=self._misread)
 
         def in_turn(misread: bool) -> Interpretation | None:
             # more plays than one change holds: the board they went on past first, then what came since
@@ -456,7 +455,8 @@ class MoveTracker:
                 return None
             return interpret_in_turn(self.board, reading, previous, self.tileset, self.lexicon, self.last_play,
                                      self.config.resolve, self.first_changes.squares(self.rotation),
-                                     one_player=one_player, strays=self._strays, misread=misread)
+                                     one_player=one_player, strays=self._strays, misread=misread,
+                                     bare=self._misread)
 
         result = once(False)
         if result.kind != "unclear":
@@ -615,14 +615,13 @@ class MoveTracker:
         self._named_from_words -= {(row, col)}       # the players' name stands
 
 
-def _left_out_note(squares: Sequence[tuple[int, int]], misread: frozenset[tuple[int, int]]) -> str:
-    """What the status says of squares read as tiles and left out: where no play can reach (``moves.reach``), or
-    taken for bare squares misread (``misread``: no legal reading held them once the players went on)."""
-    def names(group: list[tuple[int, int]]) -> str:
+def _left_out_note(far: Sequence[tuple[int, int]], bare: Sequence[tuple[int, int]]) -> str:
+    """What the status says of squares read as tiles and left out: where no play can reach (``far``,
+    ``moves.reach``), or taken for bare squares misread (``bare``: no legal reading held them once the players went
+    on)."""
+    def names(group: Sequence[tuple[int, int]]) -> str:
         return ", ".join(square_name(r, c) for r, c in group[:4]) + (" …" if len(group) > 4 else "")
 
-    far = sorted(s for s in set(squares) if s not in misread)
-    bare = sorted(s for s in set(squares) if s in misread)
     notes = ([f"read as a tile at {names(far)}, where no play can reach"] if far else []) + \
         ([f"read as a tile at {names(bare)}, taken for a bare square misread (no legal reading holds it)"]
          if bare else [])
