@@ -23,6 +23,7 @@ from tilecam.engine.coords import square_name
 from tilecam.engine.move import Placement
 from tilecam.engine.tiles import TileSet
 from tilecam.vision.moves.events import DetectedEvent
+from tilecam.vision.moves.reach import touching
 from tilecam.vision.moves.reading import BLANK, EMPTY, OCCLUDED, Reading
 from tilecam.vision.moves.unclear import word_still_going_down
 
@@ -59,8 +60,7 @@ class Corrections:
         most ``GONE_PAST_MOST``. Until then the board waits (a tile lifted and held), and nothing changes."""
         missing, added = frozenset(missing), frozenset(added)
         before, self.missing = self.missing, (missing, added)
-        if not missing or len(missing) > GONE_PAST_MOST or any(
-                abs(r - ar) <= 1 and abs(c - ac) <= 1 for r, c in missing for ar, ac in added):
+        if not missing or len(missing) > GONE_PAST_MOST or touching(missing, added):
             return []
         went_on = pressed or (before is not None and before[0] == missing and added > before[1]
                               and not word_still_going_down(before[1], added - before[1]))

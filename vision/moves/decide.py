@@ -31,9 +31,9 @@ a gap between tiles may hold a tile the reader read surely bare — a blank (``h
 play can reach (:mod:`.reach`: nothing within a square's gap of it in its row or column) is left out, each costing
 every candidate alike (a premium print read as a blank under a lamp switched on mid-game), and again while it stays
 so. Where no reading is legal even so — nor as two boards in turn (the tracker's last resort) —, the fewest new
-squares that leave one (``misread_tiles`` at most) are taken for bare squares the reader misread, however surely (a tile's face seen over the bare square beyond it by a camera
-low over the board), and left out again while they read as tiles. Before, a gap or a far tile may be a word still
-going down: the board waits.
+squares that leave one (``misread_tiles`` at most), each beside a new tile, are taken for bare squares the reader
+misread, however surely (a tile's face seen over the bare square beyond it by a camera low over the board), and left
+out again while they read as tiles. Before, a gap or a far tile may be a word still going down: the board waits.
 
 A word the lexicon lacks costs odds, it is never forbidden: a phony read clearly (its letter ``phony_odds`` times
 surer than any letter that makes it a word) is the best candidate and is reported as a phony. A blank's letter comes

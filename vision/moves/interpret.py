@@ -20,6 +20,7 @@ from tilecam.engine.coords import square_name
 from tilecam.engine.move import Placement
 from tilecam.engine.tiles import TileSet
 from tilecam.vision.moves.decide import Interpretation, Weights, decide
+from tilecam.vision.moves.reach import touching
 from tilecam.vision.moves.reading import BLANK, EMPTY, OCCLUDED, Reading, ReadingError
 
 
@@ -98,8 +99,7 @@ def interpret(board: Board, reading: Reading, tileset: TileSet, lexicon: Any = N
     last_squares = {(r, c) for r, c, _ in last_play.new_tiles()} if last_play is not None else set()
     removed = set(diff.removed)
     missing = removed - last_squares
-    if missing and len(missing) <= policy.tolerate_missing and not any(
-            abs(r - ar) <= 1 and abs(c - ac) <= 1 for r, c in missing for ar, ac in diff.added):
+    if missing and len(missing) <= policy.tolerate_missing and not touching(missing, diff.added):
         # A committed tile read empty far from anything new: a misreading (glare), not a move; trust the tile.
         removed -= missing
         if not removed:

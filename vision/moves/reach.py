@@ -61,6 +61,17 @@ def in_line_with(far: Iterable[Square], near: Iterable[Square], span: int) -> li
                                         for r, c in near))
 
 
+def touching(squares: Iterable[Square], others: Iterable[Square]) -> bool:
+    """Whether a square of ``squares`` shares a side or a corner with one of ``others``: a committed tile read bare
+    beside a new one may be that tile slid a square aside, not a misread.
+
+    >>> touching([(7, 10)], [(8, 11)]), touching([(7, 10)], [(7, 12)])
+    (True, False)
+    """
+    others = list(others)
+    return any(abs(r - ar) <= 1 and abs(c - ac) <= 1 for r, c in squares for ar, ac in others)
+
+
 def _near(square: Square, others: Iterable[Square]) -> bool:
     """Whether one of ``others`` lies within ``REACH`` squares of ``square`` in its row or its column."""
     r, c = square
