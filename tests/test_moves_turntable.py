@@ -318,29 +318,3 @@ def test_the_board_read_turned_reads_every_square_again_also_those_read_surely_b
         reader.classifier.run = run
     # a letter lying sideways to the turn it was read in may have read surely bare: no square is taken as read
     assert asked[0] == 15 * 15
-
-
-
-def test_the_board_read_in_another_turn_reads_which_tile_on_the_faces_plane_as_its_own_turn(monkeypatch, render):
-    """The first play's turn is chosen among the board's readings in its four turns (``VisionReader.turned``). Under
-    a tilted camera, which tile lies on a square is read on the plane of the tiles' faces in the reader's own turn
-    (``read_board``); the other turns are read so too, in the same frame — read on the board's plane alone, a
-    letter cut off at its foot by the tile's height favoured the reader's own turn."""
-    import tilecam.vision.read as read
-    from tilecam.vision.moves.reader import default_reader
-
-    real, seen = read.tiles_read_on_their_faces, []
-
-    def spy(image, corners, *args, **kwargs):
-        seen.append((image, np.array(corners)))
-        return real(image, corners, *args, **kwargs)
-
-    monkeypatch.setattr(read, "tiles_read_on_their_faces", spy)
-    reader = default_reader("english", threads=1)
-    reader.rotation = 0
-    frame = render(CAT)
-    reader(frame)
-    for k in (1, 2, 3):
-        reader.turned(k)
-        image, corners = seen[-1]
-        assert image is frame and np.allclose(corners, read.rotate_corners(reader.last.location.corners, k))

@@ -64,7 +64,6 @@ class VisionReader:
             self._head = self.taught.head
             self.adapter = self.taught.adapter()
         self.last: Any = None            # the last reading (its probabilities and references are reused)
-        self._image: Any = None          # the frame it is of (``turned`` reads the tiles' faces in it)
         self._faces_of: Any = None       # the references whose face colours ``_faces`` are
         self._faces: Any = None
         self._square_faces: tuple[Any, Any] = (None, None)    # a reading, its squares' face colours
@@ -113,7 +112,7 @@ class VisionReader:
                                          rotation=found.rotation, references=self._references(found.rotation),
                                          adapter=self.adapter, size=self.size, settled=False,
                                          tile_height=self.tile_height)
-        self.last, self._image = reading, image
+        self.last = reading
         self.squares_read.append(self.size * self.size)
         self.classify_s.append(reading.timings.get("classify", 0.0) / 1000)
         return reading
@@ -183,7 +182,7 @@ class VisionReader:
                              last.references, logits, {"localise+rectify": (t1 - t0) * 1000,
                                                      "classify": (t2 - t1) * 1000, "total": (t2 - t0) * 1000},
                              tile_caps(self.classifier.classes, self.tileset))
-        self.last, self._image = reading, image
+        self.last = reading
         if len(want):
             self._square_faces = (reading, faces)
         elif self._square_faces[0] is last:
@@ -208,8 +207,7 @@ class VisionReader:
         ``ReaderStateError`` before a first reading."""
         from tilecam.vision.context import face_colours, references_from_board
         from tilecam.vision.presence import judged_by_faces
-        from tilecam.vision.read import (letters_of, reading_of, rotate_corners, tiles_read_on_their_faces,
-                                         turn_squares)
+        from tilecam.vision.read import letters_of, reading_of, rotate_corners, turn_squares
         from tilecam.vision.tilecounts import tile_caps
         from tilecam.vision.warp import cut_cells
 
@@ -232,15 +230,12 @@ class VisionReader:
         logits, embedding = self.classifier.in_views(crops, refs, logits, embedding)
         z = logits if self.adapter is None or embedding is None else self.adapter(embedding, logits)
         probs = self.classifier.calibrated(z, letters_of(self.tileset))
-        corners = rotate_corners(last.location.corners, rotation)
-        if self._image is not None:     # which tile, read on the plane of the faces as in the reader's own turn
-            probs = tiles_read_on_their_faces(self._image, corners, self.size, probs, refs, self.classifier,
-                                              letters_of(self.tileset), self.tile_height, adapter=self.adapter)
         probs, _ = judged_by_faces(probs, self.classifier.classes, face_colours(crops), face_colours(refs))
         warped = np.ascontiguousarray(np.rot90(last.warped, k))
         ms = (time.perf_counter() - t0) * 1000
-        return reading_of(probs, self.classifier.classes, corners, warped, last.location, rotation, embedding, refs,
-                          logits, {"classify": ms, "total": ms}, tile_caps(self.classifier.classes, self.tileset))
+        return reading_of(probs, self.classifier.classes, rotate_corners(last.location.corners, rotation), warped,
+                          last.location, rotation, embedding, refs, logits, {"classify": ms, "total": ms},
+                          tile_caps(self.classifier.classes, self.tileset))
 
     def turn(self, quarter_turns: int, reading: Any = None) -> None:
         """The board was turned on the table: from now on it is read turned ``quarter_turns`` more (as
