@@ -252,3 +252,41 @@ def test_the_tracker_records_when_new_squares_first_changed_and_orders_two_plays
     events = tr.feed(np.full((2, 2, 3), 3, np.uint8), 3.0)
     assert [str(e) for e in events] == ["play 8H ...S", "play H8 .OX"]
     assert all("first seen" in e.note for e in events) and tr.first_changes.squares() == {}
+
+
+def test_a_square_is_still_bare_while_its_picture_is_the_one_a_decided_board_read_bare():
+    """``BareLooks``: a square's picture when a decided board read it bare. A tile put down there since changes it;
+    a square that was a tile when decided (left out, a word still going down) has no bare look to be still; a tile
+    put down elsewhere since (now committed) does not move the others' comparison; turned with the reader's turn."""
+    from tilecam.vision.moves.belief import BareLooks
+
+    looks = BareLooks()
+    empty, cat = signature(board_image()), signature(board_image([(7, 7), (7, 8), (7, 9)], seed=1))
+    looks.note(empty, np.ones((15, 15), bool), reader_turn=0)
+    free = np.ones((15, 15), bool)
+    assert looks.still(cat, free, 0).sum() == 225 - 3 and not looks.still(cat, free, 0)[7, 7:10].any()
+    committed = free.copy()
+    committed[7, 7:10] = False                  # CAT committed: its squares are not asked about
+    more = signature(board_image([(7, 7), (7, 8), (7, 9), (8, 9)], seed=2))
+    still = looks.still(more, committed, 0)
+    assert not still[8, 9] and still.sum() == 225 - 4
+    read_bare = committed & ~np.eye(15, dtype=bool)         # the diagonal read as tiles then, and the new tile
+    read_bare[8, 9] = False
+    looks.note(more, read_bare, reader_turn=0)
+    assert looks.still(more, committed, 0)[0, 1] and looks.still(more, committed, 0)[1, 1]    # seen bare before
+    turned_board = signature(np.ascontiguousarray(np.rot90(board_image([(7, 7), (7, 8), (7, 9), (8, 9)], seed=3))))
+    assert looks.still(turned_board, np.rot90(committed), 1).sum() == 225 - 4      # the reader turned its picture
+    looks.forget()
+    assert not looks.still(more, committed, 0).any()
+
+
+def test_a_signature_turned_is_the_signature_of_the_picture_turned():
+    from tilecam.vision.moves.change import turned, with_squares
+
+    image = board_image([(2, 3), (7, 7)], seed=4)
+    for k in (1, 2, 3):
+        a, b = turned(signature(image), k), signature(np.ascontiguousarray(np.rot90(image, k)))
+        assert np.allclose(a.colour, b.colour, atol=1e-4) and np.allclose(a.pattern, b.pattern, atol=1e-3)
+    mixed = with_squares(signature(board_image()), signature(image), np.eye(15, dtype=bool))
+    assert np.allclose(mixed.colour[7, 7], signature(image).colour[7, 7])
+    assert np.allclose(mixed.colour[2, 3], signature(board_image()).colour[2, 3])

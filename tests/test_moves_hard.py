@@ -148,3 +148,35 @@ def test_two_plays_that_first_appear_in_the_same_frame_are_still_in_a_guessed_or
     events = tracker.feed(render(BOTH), 20.0)
     assert sorted(str(e) for e in events) == ["play 8H ...S", "play H8 .OX"]
     assert all("their order is a guess" in e.note for e in events)
+
+
+
+def test_a_glare_lying_still_read_as_a_tile_beside_a_play_is_no_tile_of_it(tracker, render, monkeypatch):
+    """A lamp's glare on the board, there from the first frame: the reader reads its square doubtfully, bare on the
+    empty board and as an S beside CAT from then on (so each frame believes it anew). Its picture never changed
+    since a decided board read it bare, so it is still bare: CAT is the play, not CATS, and the status says what was
+    left out. Where no legal reading holds without it, it would be read as a tile (test_moves_missed_change)."""
+    from tilecam.vision.moves.reader import default_reader
+    from tilecam.vision.moves.reading import Reading
+    from tilecam.vision.moves.tracker import MoveTracker
+
+    told = default_reader("english", threads=1)
+    told(render(CAT))
+    tracker.reader.rotation = told.rotation        # row 1 known from the start: the readings in the board's squares
+    glare, real, frames = (7, 10), MoveTracker._read_changed, []
+
+    def glaring(self, frame):
+        reading, sig = real(self, frame)
+        label = "." if not frames else "S"
+        frames.append(frame)
+        grid = [list(row) for row in reading.grid]
+        grid[glare[0]][glare[1]] = label
+        confidence = reading.confidence.copy()
+        confidence[glare] = 0.8
+        alternatives = dict(reading.alternatives)
+        alternatives[glare] = ((label, 0.8), ("S" if label == "." else ".", 0.2))
+        return Reading(tuple("".join(row) for row in grid), confidence, reading.occluded, alternatives), sig
+
+    monkeypatch.setattr(MoveTracker, "_read_changed", glaring)
+    assert feed(tracker, [render(EMPTY), render(EMPTY), render(CAT), render(CAT)]) == ["play 8H CAT"]
+    assert "K8, whose picture did not change" in tracker.status and tracker.stats.still >= 1

@@ -13,6 +13,8 @@ lies still from the first frame keeps the board's belief (the committed board) a
 
     each Look ──FirstChanges.note──▶ per square: when its pixels first changed with a tile on it since the board
                                      was last decided (which of two plays in one change went down first)
+    a decided board ──BareLooks.note──▶ per square: its picture when a decided board last read it bare
+    new squares ──BareLooks.still──▶ those whose picture is that bare look still (no tile was put down there)
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import cv2
 import numpy as np
 
 from tilecam.vision.connected import hand
-from tilecam.vision.moves.change import Signature, changed_squares, signature
+from tilecam.vision.moves.change import Signature, changed_squares, signature, turned, with_squares
 from tilecam.vision.moves.reading import EMPTY, OCCLUDED, Reading
 
 DOUBTED = 0.9      # a square believed less surely than this is believed anew on every look, changed or not (a tile
@@ -152,6 +154,48 @@ class FirstChanges:
     def forget(self) -> None:
         """The board was decided (or turned on the table): changes count from the next frame."""
         self._at = None
+
+
+class BareLooks:
+    """Each square's picture (``change.Signature``) when a decided board last read it bare, in the picture as the
+    reader turns it (``reader_turn``: it learns row 1 from the first letters, after the empty board was decided).
+    A tile put down changes its square's picture (``change.changed_squares``: a blank on a square of its own colour
+    by its edges), so a new square read as a tile whose picture is still its bare look is still bare: a lamp's glare
+    lying still, read as a tile on and off, or a doubtful square read again. (A tile read but left out when its
+    board was decided — a word still going down — changed since it was last bare.)"""
+
+    def __init__(self) -> None:
+        self._picture: Signature | None = None
+        self._seen: np.ndarray | None = None        # the squares it holds a bare look of
+        self._turn = 0
+
+    def note(self, picture: Signature, bare: np.ndarray, reader_turn: int) -> None:
+        """A decided board's ``picture``, ``bare`` (n x n, the picture's squares) the squares it read bare."""
+        self._in_turn(reader_turn)
+        if self._seen is None or self._seen.shape != bare.shape:
+            self._picture, self._seen = None, np.zeros_like(bare)
+        self._picture = with_squares(self._picture, picture, bare)
+        self._seen |= bare
+
+    def still(self, picture: Signature, free: np.ndarray, reader_turn: int) -> np.ndarray:
+        """Per square of ``picture`` (n x n): free on the committed board (``free``) and its picture its bare look.
+        Only the free squares are compared: the others as they are now, so that the tiles put down since neither
+        move the light's estimate nor the noise floor's (``changed_squares``)."""
+        self._in_turn(reader_turn)
+        if self._picture is None or self._seen is None or self._picture.size != picture.size:
+            return np.zeros((picture.size, picture.size), bool)
+        free = free & self._seen
+        return ~changed_squares(with_squares(self._picture, picture, ~free), picture) & free
+
+    def forget(self) -> None:
+        """No bare look is known any more (the board was turned on the table; the game changed from outside)."""
+        self._picture = self._seen = None
+
+    def _in_turn(self, reader_turn: int) -> None:
+        k = reader_turn - self._turn
+        if k % 4 and self._picture is not None and self._seen is not None:
+            self._picture, self._seen = turned(self._picture, k), np.rot90(self._seen, k)
+        self._turn = reader_turn
 
 
 def _covered_by(reading: Reading, hand: np.ndarray) -> Reading:

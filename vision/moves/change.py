@@ -102,6 +102,27 @@ def light_change(before: Signature, after: Signature) -> np.ndarray:
     return cv2.medianBlur(np.ascontiguousarray(delta), LIGHT_WINDOW)
 
 
+def with_squares(base: Signature | None, now: Signature, take: np.ndarray) -> Signature:
+    """``base`` with the squares ``take`` (n x n booleans) as ``now`` shows them (``now`` itself where ``base`` is
+    None or of another size): each square's look as last seen in some state (the tracker: bare, when decided)."""
+    if base is None or base.size != now.size:
+        return now
+    colour, pattern, spread = base.colour.copy(), base.pattern.copy(), base.spread.copy()
+    colour[take], pattern[take], spread[take] = now.colour[take], now.pattern[take], now.spread[take]
+    return Signature(colour, pattern, spread)
+
+
+def turned(sig: Signature, quarter_turns: int) -> Signature:
+    """``sig`` of the board's picture turned ``quarter_turns`` counter-clockwise (as ``np.rot90``): the squares and
+    each square's pattern turned alike (a reader that learnt which edge is row 1 turns its rectified picture so)."""
+    k = quarter_turns % 4
+    if not k:
+        return sig
+    return Signature(np.ascontiguousarray(np.rot90(sig.colour, k)),
+                     np.ascontiguousarray(np.rot90(np.rot90(sig.pattern, k, axes=(0, 1)), k, axes=(2, 3))),
+                     np.ascontiguousarray(np.rot90(sig.spread, k)))
+
+
 def changed_squares(before: Signature, after: Signature) -> np.ndarray:
     """Per square: did its content change between the two signatures (see the module doc)?"""
     light = light_change(before, after)

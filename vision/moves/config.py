@@ -76,6 +76,7 @@ class TrackerStats:
     turns: int = 0                     # times the board was seen turned on the table
     unreachable: int = 0               # settles that left out tiles read where no play could reach (moves.reach)
     misread: int = 0                   # settles that took squares read as tiles for bare ones (decide: misread)
+    still: int = 0                     # settles that read squares as decided before: their picture did not change
     read_s: list[float] = field(default_factory=list)        # image -> reading, per frame
     track_s: list[float] = field(default_factory=list)       # reading -> events, per frame
     commit_s: list[float] = field(default_factory=list)      # settled reading -> committed events

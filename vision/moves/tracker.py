@@ -16,7 +16,10 @@
   play's tiles gone → a withdrawal (a phony taken back), possibly with the next play already down; new tiles that
   only make sense as part of the last play → the last play amended; tiles missing or moved that are not the last
   play → no move until it is put right, or until the players went on past them: they were bare squares misread as
-  tiles → a ``correct`` to bare (:meth:`~.corrections.Corrections.gone_past`). A committed tile of an earlier play
+  tiles → a ``correct`` to bare (:meth:`~.corrections.Corrections.gone_past`). A new square read as a tile whose picture is
+  still the one a decided board read bare (a lamp's glare lying still, read as a tile on and off) is bare: the board
+  is decided without it first, and with it only where no legal reading holds without it
+  (:class:`~tilecam.vision.moves.belief.BareLooks`). A committed tile of an earlier play
   that settled boards since show clearly as another letter, twice in a row, was misread → a ``correct`` event. A
   board with no legal reading waits; once the players went on past it, a gap may hold a blank read bare, a tile no
   play can reach is left out, two boards are decided in turn, and, the last resort, a square read as a tile beside
@@ -61,12 +64,12 @@ from tilecam.vision.moves.config import TrackerConfig, TrackerStats, board_layou
 from tilecam.vision.moves.corrections import Corrections
 from tilecam.vision.moves.events import DetectedEvent, TrackerError
 from tilecam.vision.moves.hands import HandSides, moving_squares
-from tilecam.vision.moves.interpret import Interpretation, diff_board, interpret, interpret_in_turn
+from tilecam.vision.moves.interpret import Interpretation, diff_board, interpret, interpret_in_turn, read_surely
 from tilecam.vision.moves.letters import named_again
 from tilecam.vision.moves.reach import unreachable
 from tilecam.vision.moves import reader as readers
 from tilecam.vision.moves import turned
-from tilecam.vision.moves.belief import BoardMemory, FirstChanges, Look
+from tilecam.vision.moves.belief import BareLooks, BoardMemory, FirstChanges, Look
 from tilecam.vision.moves.blanks import BlankMemory
 from tilecam.vision.moves.reader import Reader
 from tilecam.vision.moves.reading import (BLANK, EMPTY, Reading, ReadingError, as_reading, merge_readings,
@@ -113,6 +116,9 @@ class MoveTracker:
         self._why_unreadable = "no board found in the frame"
         self.memory = BoardMemory()
         self.first_changes = FirstChanges()   # when new squares first changed: the order of two plays in one change
+        self._picture: Any = None          # the last frame's picture (``change.Signature``; None: a reading stream)
+        self.bare_looks = BareLooks()      # each square's picture when a decided board last read it bare (``_still``)
+        self._still_left: tuple[tuple[int, int], ...] = ()   # new squares the last decision read as decided
         self.hand_sides = HandSides()      # the sides this change's hands came from (whose play it is)
         self._board_at: tuple[np.ndarray, tuple[int, int]] | None = None   # the grid as located in the last image
                                                                             # read (unturned), its (height, width)
@@ -160,6 +166,7 @@ class MoveTracker:
         self.corrections.forget()      # letters read against the old board count for nothing now
         self.unclear.decided()
         self._strays = self._misread = frozenset()
+        self.bare_looks.forget()
         # The board the camera last saw settled is not looked at again: after an undo or a refused play the tiles
         # are usually still down, and re-reading them would undo the players' decision. The next change counts.
 
@@ -300,6 +307,7 @@ class MoveTracker:
             return []
         if look is not None:
             self.memory.settle(look)          # the reference the next frame's change is seen against
+        self._picture = None if look is None else look.signature
         reading = self._orient(reading, t)
         policy = self.config.resolve
         occ = reading.occupancy(policy.clear, policy.min_alternative)
@@ -359,6 +367,7 @@ class MoveTracker:
         later_side = self._later_play_side(result)
         if result.kind not in ("disturbed", "unclear"):
             self.first_changes.forget()     # decided: what changes next belongs to the next move (pending: kept)
+            self._bare_looks(reading)
             self.hand_sides.forget()
             self._strays, self._misread = frozenset(result.unreachable), frozenset(result.misread)
         if result.kind in ("play", "withdraw+play", "none"):
@@ -410,8 +419,10 @@ class MoveTracker:
                     self.blanks.committed(e.placement, reading)
             self.corrections.keep_to(self.board)
             self.status = "committed " + "; ".join(str(e) for e in events)
-        if result.unreachable or result.misread:
-            self.status += f" ({_left_out_note(result.unreachable, result.misread)})"
+        if result.unreachable or result.misread or self._still_left:
+            self.status += f" ({_left_out_note(result.unreachable, result.misread, self._still_left)})"
+        if self._still_left:
+            self.stats.still += 1
         if events:
             self.stats.commits += len(events)
             self.stats.commit_s.append(time.perf_counter() - t0)
@@ -437,26 +448,41 @@ class MoveTracker:
         game for good, every later play adding to a board that has no legal reading. With it, the side of the board this
         change's hand came from (``hands``; None: not told)."""
         added = diff_board(self.board, reading, self.config.resolve.clear).added
+        still = self._still(added)
+        added = [s for s in added if s not in still]     # what the players put down (the hands, the unclear board)
         in_picture = self._in_picture(added)
         side = self.hand_sides.side(in_picture)
         same_hand = None if side is None or self._last_side is None else side == self._last_side
         if same_hand is None and self._soon_after_last_play(added):
             same_hand = True        # no hand seen, but too soon after the last play for the next player's turn
         one_player = self.hand_sides.one_side(in_picture)
+        as_decided = read_surely(reading, dict.fromkeys(still, EMPTY)) if still else None
+
+        def first_as_decided(decision) -> Interpretation | None:
+            # the squares whose picture did not change read as the board was decided (bare) first; read as tiles
+            # only where no legal reading holds without them (a tile whose face looks like its square)
+            if as_decided is not None:
+                result = decision(as_decided)
+                if result is not None and result.kind != "unclear":
+                    self._still_left = still
+                    return result
+            self._still_left = ()
+            return decision(reading)
 
         def once(went_on: bool, misread: bool = False) -> Interpretation:
-            return interpret(self.board, reading, self.tileset, self.lexicon, self.last_play, self.config.resolve,
-                             self.first_changes.squares(self.rotation), went_on=went_on, same_hand=same_hand,
-                             one_player=one_player, strays=self._strays, misread=misread, bare=self._misread)
+            return first_as_decided(lambda rd: interpret(
+                self.board, rd, self.tileset, self.lexicon, self.last_play, self.config.resolve,
+                self.first_changes.squares(self.rotation), went_on=went_on, same_hand=same_hand,
+                one_player=one_player, strays=self._strays, misread=misread, bare=self._misread))
 
         def in_turn(misread: bool) -> Interpretation | None:
             # more plays than one change holds: the board they went on past first, then what came since
             if previous is None or not previous < new:
                 return None
-            return interpret_in_turn(self.board, reading, previous, self.tileset, self.lexicon, self.last_play,
-                                     self.config.resolve, self.first_changes.squares(self.rotation),
-                                     one_player=one_player, strays=self._strays, misread=misread,
-                                     bare=self._misread)
+            return first_as_decided(lambda rd: interpret_in_turn(
+                self.board, rd, previous, self.tileset, self.lexicon, self.last_play, self.config.resolve,
+                self.first_changes.squares(self.rotation), one_player=one_player, strays=self._strays,
+                misread=misread, bare=self._misread))
 
         result = once(False)
         if result.kind != "unclear":
@@ -478,6 +504,22 @@ class MoveTracker:
                          "out of reach is left out")
                 return again, side
         return result, side
+
+    def _bare_looks(self, reading: Reading) -> None:
+        """A decided board (``reading``, in the board's orientation): each square it reads bare has its picture now
+        as its bare look (``_still``)."""
+        if self._picture is not None:
+            bare = np.array([[ch == EMPTY for ch in row] for row in reading.grid])
+            self.bare_looks.note(self._picture, np.rot90(bare, -self.rotation), self._reader_turn())
+
+    def _still(self, added: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+        """Of ``added`` (squares read as new tiles), those whose picture is still their bare look
+        (:class:`~.belief.BareLooks`): still bare. None where there is no picture to tell (a reading stream)."""
+        if self._picture is None or not added:
+            return ()
+        free = np.array([[ch == EMPTY for ch in row] for row in self._committed_reading().grid])
+        same = np.rot90(self.bare_looks.still(self._picture, free, self._reader_turn()), self.rotation)
+        return tuple(s for s in added if same[s])
 
     def _later_play_side(self, result: Interpretation) -> int | None:
         """Two plays in one change: the side of the arms over the later play's tiles (its player may go on with
@@ -563,6 +605,8 @@ class MoveTracker:
             self.memory.forget()
             self.first_changes.forget()
             self.memory.settle(self.memory.look(reading, raws[k].warped, self._committed_reading()))
+            self._picture = self.memory.reference
+            self.bare_looks.forget()          # the squares lie elsewhere in the picture now
         else:
             self.rotation = (self.rotation + k) % 4
 
@@ -576,6 +620,10 @@ class MoveTracker:
         readings, raws = self._read_turned(reading)
         if not raws:
             return reading, result          # the reader's turn not known yet: nothing read in the other turns
+        # the squares the decision read as still bare (``_still``) are bare in every turn
+        readings = [read_surely(rd, dict.fromkeys(_turned_squares(self._still_left, k, rd.size), EMPTY))
+                    if self._still_left else rd for k, rd in enumerate(readings)]
+
         def decided(k: int) -> Interpretation:
             # squares no play can reach are left out in every turn: read as a blank one way and bare another (a
             # premium print, a glare by the edge), they would choose the turn, and they say nothing of the play
@@ -615,16 +663,30 @@ class MoveTracker:
         self._named_from_words -= {(row, col)}       # the players' name stands
 
 
-def _left_out_note(far: Sequence[tuple[int, int]], bare: Sequence[tuple[int, int]]) -> str:
+def _turned_squares(squares: Sequence[tuple[int, int]], k: int, n: int) -> list[tuple[int, int]]:
+    """``squares`` of a board of ``n`` squares a side as they lie once it is turned ``k`` quarter turns
+    counter-clockwise (as ``np.rot90``: (r, c) -> (n-1-c, r))."""
+    out = []
+    for r, c in squares:
+        for _ in range(k % 4):
+            r, c = n - 1 - c, r
+        out.append((r, c))
+    return out
+
+
+def _left_out_note(far: Sequence[tuple[int, int]], bare: Sequence[tuple[int, int]],
+                   still: Sequence[tuple[int, int]] = ()) -> str:
     """What the status says of squares read as tiles and left out: where no play can reach (``far``,
-    ``moves.reach``), or taken for bare squares misread (``bare``: no legal reading held them once the players went
-    on)."""
+    ``moves.reach``), taken for bare squares misread (``bare``: no legal reading held them once the players went
+    on), or whose picture did not change since the board was last decided (``still``)."""
     def names(group: Sequence[tuple[int, int]]) -> str:
         return ", ".join(square_name(r, c) for r, c in group[:4]) + (" …" if len(group) > 4 else "")
 
     notes = ([f"read as a tile at {names(far)}, where no play can reach"] if far else []) + \
         ([f"read as a tile at {names(bare)}, taken for a bare square misread (no legal reading holds it)"]
-         if bare else [])
+         if bare else []) + \
+        ([f"read as a tile at {names(still)}, whose picture did not change since the board was last decided"]
+         if still else [])
     return "left out: " + "; ".join(notes)
 
 
