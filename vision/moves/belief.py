@@ -115,6 +115,13 @@ class BoardMemory:
         """The board settled as ``look`` shows it: its reading is the belief, its picture the reference."""
         self.belief, self.reference = look.reading, look.signature
 
+    def doubt(self, squares: np.ndarray) -> None:
+        """The belief in ``squares`` (n x n booleans) is doubted: the next look reads them again and believes
+        what it reads there, changed in pixels or not."""
+        b = self.belief
+        if b is not None and b.size == squares.shape[0]:
+            self.belief = Reading(b.grid, np.where(squares, 0.0, b.confidence), b.occluded, b.alternatives)
+
     def forget(self) -> None:
         """Nothing is believed any more (the board moved on the table: squares no longer line up)."""
         self.belief = self.reference = self.moved = self.last_frame = None

@@ -16,11 +16,11 @@
   play's tiles gone → a withdrawal (a phony taken back), possibly with the next play already down; new tiles that
   only make sense as part of the last play → the last play amended; tiles missing or moved that are not the last
   play → no move until it is put right, or until the players went on past them: they were bare squares misread as
-  tiles → a ``correct`` to bare (:meth:`~.corrections.Corrections.gone_past`). A new square read as a tile whose picture is
-  still the one a decided board read bare (a lamp's glare lying still, read as a tile on and off) is bare: the board
-  is decided without it first, and with it only where no legal reading holds without it
-  (:class:`~tilecam.vision.moves.belief.BareLooks`). A committed tile of an earlier play
-  that settled boards since show clearly as another letter, twice in a row, was misread → a ``correct`` event. A
+  tiles → a ``correct`` to bare (:meth:`~.corrections.Corrections.gone_past`). A new square read as a tile whose
+  picture is still the one a decided board read bare (a lamp's glare lying still, read as a tile on and off) is
+  bare: the board is decided without it first, and with it only where no legal reading holds without it
+  (:class:`~tilecam.vision.moves.belief.BareLooks`). A committed tile of an earlier play that settled boards since
+  show clearly as another letter, twice in a row, was misread → a ``correct`` event. A
   board with no legal reading waits; once the players went on past it, a gap may hold a blank read bare, a tile no
   play can reach is left out, two boards are decided in turn, and, the last resort, a square read as a tile beside
   a new one is taken for a bare square misread (``decide``'s ``misread``). A board
@@ -389,9 +389,11 @@ class MoveTracker:
             log.info("no move: %s", self.status)
             if result.kind == "unclear":
                 # The change in pixels can miss a tile whose face looks like the square it covers: its square keeps
-                # its bare belief, and every later play adds to a board with no legal reading. The next frame is
-                # read whole (once a board: the same board read again settles as handled), and decided anew.
-                self.memory.forget()
+                # its bare belief, and every later play adds to a board with no legal reading. The squares such a
+                # tile can lie on, in and beside the new tiles' lines, are read again on the next frame (once a
+                # board: the same board read again settles as handled), and what reads otherwise is decided anew.
+                added = diff_board(self.board, reading, self.config.resolve.clear).added
+                self.memory.doubt(np.rot90(_around(added, reading.size), -self.rotation))
             if clock is not None:
                 self._clock.insert(0, clock)   # the press still waits for a board that makes sense
         else:
@@ -661,6 +663,16 @@ class MoveTracker:
         """The players named a blank (the web's answer): the committed board follows."""
         self.board[row, col] = Tile(letter.upper(), True)
         self._named_from_words -= {(row, col)}       # the players' name stands
+
+
+def _around(squares: Sequence[tuple[int, int]], n: int) -> np.ndarray:
+    """The squares of the rectangle that holds ``squares``, one square wider on every side (n x n booleans): where
+    a tile of the play they belong to may lie."""
+    out = np.zeros((n, n), bool)
+    if squares:
+        rows, cols = zip(*squares)
+        out[max(min(rows) - 1, 0):max(rows) + 2, max(min(cols) - 1, 0):max(cols) + 2] = True
+    return out
 
 
 def _turned_squares(squares: Sequence[tuple[int, int]], k: int, n: int) -> list[tuple[int, int]]:
