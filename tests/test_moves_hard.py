@@ -180,3 +180,24 @@ def test_a_glare_lying_still_read_as_a_tile_beside_a_play_is_no_tile_of_it(track
     monkeypatch.setattr(MoveTracker, "_read_changed", glaring)
     assert feed(tracker, [render(EMPTY), render(EMPTY), render(CAT), render(CAT)]) == ["play 8H CAT"]
     assert "K8, whose picture did not change" in tracker.status and tracker.stats.still >= 1
+
+
+def test_a_grid_found_far_from_the_last_one_is_taken_only_when_the_next_frame_finds_it_too(render, monkeypatch):
+    """Under a fixed camera an arm over the board's edge can make the locator take part of the board for all of it
+    (seed 26702 at 45°: the rest of the game read on a grid a third too narrow). A grid found more than a square from
+    the last one is read on the last grid once, and taken when the next frame finds it there too (a board moved)."""
+    import tilecam.vision.locate as locate
+    from tilecam.vision.moves.reader import default_reader
+    from tilecam.vision.warp import square_px
+
+    reader = default_reader("english", threads=1)
+    frame = render(CAT)
+    reader(frame)
+    last = reader.hint
+    shift = 3 * square_px(np.asarray(last.corners, np.float64))
+    far = locate.BoardLocation(last.corners + np.float32([shift, 0]), last.homography, last.score, "lattice")
+    monkeypatch.setattr(locate, "locate_board", lambda image, cfg, hint=None: far)
+    reader.read_changed(frame, lambda sig, doubted=True: np.zeros((sig.size, sig.size), bool))
+    assert np.allclose(reader.hint.corners, last.corners)            # read on the last grid
+    reader.read_changed(frame, lambda sig, doubted=True: np.zeros((sig.size, sig.size), bool))
+    assert np.allclose(reader.hint.corners, far.corners)             # found there twice: the board was moved

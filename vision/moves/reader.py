@@ -30,6 +30,20 @@ def _one_line(grid: Sequence[str]) -> bool:
 #: More squares than this to read again (changed, or believed doubtfully) and the board is read whole, the
 #: squares' references taken anew: the board was bumped or the light changed everywhere, and a whole read costs little more.
 WHOLE_READ_ABOVE = 60
+#: Under a fixed camera a grid found more than this many squares (of the last grid's) from the last one at some
+#: corner is the board moved on the table or a grid found wrong (an arm over its edge, a part of the board taken
+#: for all of it); it is taken only when the next frame finds it there too, the frame between read on the last grid.
+MOVED_FAR_SQUARES = 1.0
+
+
+def _moved_squares(before: Any, after: Any, size: int) -> float:
+    """How far the grid ``after`` lies from ``before`` (``BoardLocation``s of a board of ``size`` squares a side):
+    the farthest corner's move, in ``before``'s squares."""
+    from tilecam.vision.warp import square_px
+
+    corners = np.asarray(before.corners, np.float64)
+    moved = np.linalg.norm(np.asarray(after.corners, np.float64) - corners, axis=1).max()
+    return float(moved / max(square_px(corners, size), 1e-6))
 
 
 class ReaderStateError(RuntimeError):
@@ -64,6 +78,7 @@ class VisionReader:
             self._head = self.taught.head
             self.adapter = self.taught.adapter()
         self.last: Any = None            # the last reading (its probabilities and references are reused)
+        self._moved_to: Any = None       # a grid found far from the last one, not yet found there twice
         self._faces_of: Any = None       # the references whose face colours ``_faces`` are
         self._faces: Any = None
         self._square_faces: tuple[Any, Any] = (None, None)    # a reading, its squares' face colours
@@ -117,6 +132,20 @@ class VisionReader:
         self.classify_s.append(reading.timings.get("classify", 0.0) / 1000)
         return reading
 
+    def _trusted(self, location: Any) -> Any:
+        """``location``, or the last grid where ``location`` lies far from it (``MOVED_FAR_SQUARES``) and the frame
+        before did not find it there too."""
+        last = self.hint
+        if last is None or location.method == "hint" or _moved_squares(last, location, self.size) <= MOVED_FAR_SQUARES:
+            self._moved_to = None
+            return location
+        if self._moved_to is not None and _moved_squares(self._moved_to, location, self.size) <= MOVED_FAR_SQUARES:
+            self._moved_to = None
+            log.info("the board was moved: its grid found in the same new place twice")
+            return location
+        self._moved_to = location
+        return last
+
     def _references(self, rotation: int) -> np.ndarray | None:
         """The profile's references as the board is read turned ``rotation``; None without a profile (the reader
         takes them from the board itself)."""
@@ -147,7 +176,7 @@ class VisionReader:
             reading = self(image, wanted)
             return reading, signature(reading.warped)
         t0 = time.perf_counter()
-        location = locate_board(image, LocateConfig(size=self.size), hint=self.hint)
+        location = self._trusted(locate_board(image, LocateConfig(size=self.size), hint=self.hint))
         self.hint = location
         corners = rotate_corners(location.corners, self.rotation)
         warped = warp_board(image, corners, self.size)
