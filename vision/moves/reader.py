@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from tilecam.vision.moves.reading import EMPTY
+from tilecam.vision.moves.reading import EMPTY, turned_square
 from tilecam.vision.raised import TILE_FACE_HEIGHT
 
 log = logging.getLogger(__name__)
@@ -275,9 +275,7 @@ class VisionReader:
             raise ReaderStateError("the reader's turn is not known yet: nothing to turn")
         self.rotation = (self.rotation + k) % 4
         self.last = reading
-        n = self.size
-        for _ in range(k):        # one counter-clockwise quarter turn, as np.rot90: (r, c) -> (n-1-c, r)
-            self.learnt = {(n - 1 - c, r): look for (r, c), look in self.learnt.items()}
+        self.learnt = {turned_square(rc, k, self.size): look for rc, look in self.learnt.items()}
 
     def learn(self, committed: Sequence[str]) -> int:
         """Learn this board from the game: ``committed`` is the committed board (rows as the reader reads them:

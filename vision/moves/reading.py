@@ -17,6 +17,19 @@ BLANK = "?"
 OCCLUDED = "#"
 
 
+def turned_square(square: tuple[int, int], k: int, n: int) -> tuple[int, int]:
+    """Where ``square`` of a board of ``n`` squares a side lies once the board is turned ``k`` quarter turns
+    counter-clockwise (as ``np.rot90``: each turn (r, c) -> (n-1-c, r)).
+
+    >>> turned_square((7, 10), 1, 15), turned_square((7, 10), 4, 15)
+    ((4, 7), (7, 10))
+    """
+    r, c = square
+    for _ in range(k % 4):
+        r, c = n - 1 - c, r
+    return r, c
+
+
 class InferenceError(ValueError):
     """Base class of move-inference errors."""
 
@@ -103,12 +116,7 @@ class Reading:
         chars = np.rot90(np.array([list(row) for row in self.grid]), k)
         conf = np.rot90(self.confidence, k).copy()
         occ = np.rot90(self.occluded, k).copy()
-        alts = {}
-        for (r, c), v in self.alternatives.items():
-            rr, cc = r, c
-            for _ in range(k):          # one counter-clockwise quarter turn: (r, c) -> (n-1-c, r)
-                rr, cc = n - 1 - cc, rr
-            alts[(rr, cc)] = v
+        alts = {turned_square(rc, k, n): v for rc, v in self.alternatives.items()}
         return Reading(tuple("".join(row) for row in chars), conf, occ, alts)
 
     def with_empty(self, squares: Iterable[tuple[int, int]], doubt: float = 0.1) -> "Reading":

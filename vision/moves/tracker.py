@@ -73,7 +73,7 @@ from tilecam.vision.moves.belief import BareLooks, BoardMemory, FirstChanges, Lo
 from tilecam.vision.moves.blanks import BlankMemory
 from tilecam.vision.moves.reader import Reader
 from tilecam.vision.moves.reading import (BLANK, EMPTY, Reading, ReadingError, as_reading, merge_readings,
-                                          readings_agree)
+                                          readings_agree, turned_square)
 from tilecam.vision.moves.resolve import Candidate
 from tilecam.vision.moves.turned import BoardTurn
 from tilecam.vision.moves.unclear import UnclearBoard
@@ -623,7 +623,7 @@ class MoveTracker:
         if not raws:
             return reading, result          # the reader's turn not known yet: nothing read in the other turns
         # the squares the decision read as still bare (``_still``) are bare in every turn
-        readings = [read_surely(rd, dict.fromkeys(_turned_squares(self._still_left, k, rd.size), EMPTY))
+        readings = [read_surely(rd, {turned_square(sq, k, rd.size): EMPTY for sq in self._still_left})
                     if self._still_left else rd for k, rd in enumerate(readings)]
 
         def decided(k: int) -> Interpretation:
@@ -672,17 +672,6 @@ def _around(squares: Sequence[tuple[int, int]], n: int) -> np.ndarray:
     if squares:
         rows, cols = zip(*squares)
         out[max(min(rows) - 1, 0):max(rows) + 2, max(min(cols) - 1, 0):max(cols) + 2] = True
-    return out
-
-
-def _turned_squares(squares: Sequence[tuple[int, int]], k: int, n: int) -> list[tuple[int, int]]:
-    """``squares`` of a board of ``n`` squares a side as they lie once it is turned ``k`` quarter turns
-    counter-clockwise (as ``np.rot90``: (r, c) -> (n-1-c, r))."""
-    out = []
-    for r, c in squares:
-        for _ in range(k % 4):
-            r, c = n - 1 - c, r
-        out.append((r, c))
     return out
 
 
